@@ -1,0 +1,183 @@
+/*
+ * backfill_easy.c - EASY backfilling (Lifka 1995; pyss semantics).
+ *
+ * Start jobs in queue order while the head fits.  When it does not, the
+ * head's reservation is the shadow time: the earliest estimated end at which
+ * enough processors are free.  The extra processors are those free at the
+ * shadow time (every job whose estimated end is at or before it counts as
+ * gone) minus the head's.  A later job starts now if it fits now and either
+ * ends by its estimate no later than the shadow time, or uses no more than
+ * the extra processors, which it then consumes.  Starting a job never moves
+ * the shadow time, so the pass keeps shadow and extra up to date instead of
+ * recomputing them.
+ *
+ * Cost per pass: O(running) to find the shadow time, and a scan of the queue
+ * that stops as soon as no processor is free.
+ */
+#include "queue.h"
+
+typedef struct easy {
+    hsim_queue_t queue;            /* queue order */
+    const hsim_order_t *bf_order;  /* backfilling order, NULL = queue order */
+    int32_t *scratch;              /* backfill candidates, bf_order only */
+    size_t cap_scratch;
+} easy_t;
+
+static int easy_create(const hsim_policy_params_t *p, void **state)
+{
+    easy_t *s = hsim_calloc(1, sizeof *s);
+    if (!s)
+        return HSIM_ENOMEM;
+    hsim_queue_init(&s->queue, p->order);
+    s->bf_order = p->backfill_order;
+    *state = s;
+    return 0;
+}
+
+static void easy_destroy(void *state)
+{
+    easy_t *s = state;
+    hsim_queue_free(&s->queue);
+    hsim_free(s->scratch);
+    hsim_free(s);
+}
+
+static int easy_submitted(void *state, const hsim_view_t *v, int32_t job,
+                          const hsim_decide_t *d)
+{
+    (void)d;
+    easy_t *s = state;
+    return hsim_queue_insert(&s->queue, v->jobs, job, v->now);
+}
+
+/*
+ * The head needs need processors and free are free now: finds the shadow
+ * time and the extra processors from the running jobs' estimated ends.
+ */
+static void shadow_of(const hsim_view_t *v, int32_t need, int32_t free_now,
+                      hsim_time_t *shadow, int32_t *extra)
+{
+    int32_t avail = free_now;
+    size_t i = 0, n = v->n_running;
+    while (i < n && v->running[i].est_end <= v->now)
+        i++; /* already counted in free_now */
+    while (i < n) {
+        hsim_time_t t = v->running[i].est_end;
+        while (i < n && v->running[i].est_end == t)
+            avail += v->running[i++].procs;
+        if (avail >= need) {
+            *shadow = t;
+            *extra = avail - need;
+            return;
+        }
+    }
+    HSIM_ASSERT(!"the head needs more processors than the machine has");
+}
+
+static int try_backfill(const hsim_view_t *v, const hsim_decide_t *d, int32_t job,
+                        int32_t *free_now, hsim_time_t shadow, int32_t *extra,
+                        int *started)
+{
+    const hsim_vjob_t *j = &v->jobs[job];
+    *started = 0;
+    if (j->procs > *free_now)
+        return 0;
+    int ends_in_time = v->now + j->estimate <= shadow;
+    if (!ends_in_time && j->procs > *extra)
+        return 0;
+    int rc = d->start(d->ctx, job);
+    if (rc)
+        return rc;
+    *free_now -= j->procs;
+    if (!ends_in_time)
+        *extra -= j->procs;
+    *started = 1;
+    return 0;
+}
+
+static int backfill_in_order(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d,
+                             int32_t free_now, hsim_time_t shadow, int32_t extra)
+{
+    hsim_queue_t *q = &s->queue;
+    for (size_t i = q->first + 1; i < q->n && free_now > 0; i++) {
+        int32_t job = q->ids[i];
+        if (job < 0)
+            continue;
+        int started, rc = try_backfill(v, d, job, &free_now, shadow, &extra, &started);
+        if (rc)
+            return rc;
+        if (started)
+            hsim_queue_remove_at(q, i);
+    }
+    return 0;
+}
+
+/* Backfilling in another order than the queue's (e.g. shortest first). */
+static int backfill_reordered(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d,
+                              int32_t free_now, hsim_time_t shadow, int32_t extra)
+{
+    hsim_queue_t *q = &s->queue;
+    size_t n = hsim_queue_size(q);
+    if (hsim_grow(&s->scratch, &s->cap_scratch, n, sizeof *s->scratch))
+        return HSIM_ENOMEM;
+    hsim_queue_copy(q, s->scratch);
+    int32_t *ids = s->scratch + 1; /* the head stays out */
+    int rc = hsim_order_sort(ids, n - 1, v->jobs, s->bf_order, v->now);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i + 1 < n && free_now > 0; i++) {
+        int started;
+        rc = try_backfill(v, d, ids[i], &free_now, shadow, &extra, &started);
+        if (rc)
+            return rc;
+        if (started) {
+            for (size_t k = q->first; k < q->n; k++)
+                if (q->ids[k] == ids[i]) {
+                    hsim_queue_remove_at(q, k);
+                    break;
+                }
+        }
+    }
+    return 0;
+}
+
+static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
+{
+    easy_t *s = state;
+    hsim_queue_t *q = &s->queue;
+    hsim_queue_tidy(q);
+    if (q->order->time_dependent) {
+        int rc = hsim_queue_resort(q, v->jobs, v->now);
+        if (rc)
+            return rc;
+    }
+    int32_t free_now = hsim_view_free_now(v);
+    while (hsim_queue_size(q)) {
+        size_t i = q->first;
+        int32_t job = q->ids[i];
+        if (v->jobs[job].procs > free_now)
+            break;
+        int rc = d->start(d->ctx, job);
+        if (rc)
+            return rc;
+        free_now -= v->jobs[job].procs;
+        hsim_queue_remove_at(q, i);
+    }
+    if (hsim_queue_size(q) < 2 || free_now == 0)
+        return 0;
+    hsim_time_t shadow = HSIM_TIME_MAX;
+    int32_t extra = 0;
+    shadow_of(v, v->jobs[q->ids[q->first]].procs, free_now, &shadow, &extra);
+    if (s->bf_order)
+        return backfill_reordered(s, v, d, free_now, shadow, extra);
+    return backfill_in_order(s, v, d, free_now, shadow, extra);
+}
+
+const hsim_scheduler_t hsim_sched_easy = {
+    .name = "easy",
+    .summary = "EASY backfilling: later jobs may start if they do not delay the head",
+    .create = easy_create,
+    .destroy = easy_destroy,
+    .submitted = easy_submitted,
+    .schedule = easy_schedule,
+};

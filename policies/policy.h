@@ -1,0 +1,110 @@
+/*
+ * policy.h - the view a policy reads and the decisions it answers with.
+ *
+ * The engine owns the truth (jobs, clock, cluster); a queue policy sees only
+ * this read-only view and calls back with decisions.  Nothing here depends on
+ * the event engine: a test builds a view by hand and drives a policy, and the
+ * live driver implements the same calls on real nodes.  A policy never sees a
+ * job's actual runtime: only its planning estimate, which is the user's
+ * requested time or a predictor's answer.
+ */
+#ifndef HSIM_POLICY_H
+#define HSIM_POLICY_H
+
+#include "../sim/common.h"
+
+/* A job as policies see it. */
+typedef struct hsim_vjob {
+    hsim_time_t submit;    /* submission time */
+    hsim_time_t estimate;  /* planning estimate (> 0): requested time or the
+                              predictor's answer; never the actual runtime
+                              unless the predictor is 'oracle' */
+    hsim_time_t requested; /* user's requested time after cleaning, > 0 */
+    int32_t procs;         /* processors, 1..capacity */
+    int32_t user;          /* user id, -1 when unknown */
+} hsim_vjob_t;
+
+/* A running job: it holds its processors until est_end at the latest. */
+typedef struct hsim_running {
+    int32_t job;           /* job index */
+    int32_t procs;         /* processors held */
+    hsim_time_t start;     /* when it started */
+    hsim_time_t est_end;   /* start + planning estimate */
+} hsim_running_t;
+
+typedef struct hsim_view {
+    hsim_time_t now;
+    int32_t capacity;              /* processors in the machine */
+    int32_t running_procs;         /* sum of procs over running[] */
+    const hsim_vjob_t *jobs;       /* every job, indexed by job index; an
+                                      index is the job's rank in submission
+                                      order, so it also breaks ties */
+    const int32_t *waiting;        /* submitted, not started: submission order */
+    size_t n_waiting;
+    const hsim_running_t *running; /* by (est_end, start order) ascending */
+    size_t n_running;
+} hsim_view_t;
+
+/*
+ * Processors free now by the planning profile: capacity minus those held by
+ * running jobs whose estimated end is after now (a job whose estimate ends
+ * now gives its processors back even before its termination is handled, as
+ * in pyss).  O(number of jobs ending now).
+ */
+int32_t hsim_view_free_now(const hsim_view_t *v);
+
+/*
+ * Decisions.  After start() returns 0 the view already shows the job as
+ * running (it left waiting[] and joined running[]).  reserve() asks for a
+ * start at a future time (a later reserve() for the same job replaces it);
+ * at == now starts the job after the events already due now.
+ * Both return 0, or a negative code when the decision is impossible (the job
+ * is not waiting, or does not fit): that is a policy bug.
+ */
+typedef struct hsim_decide {
+    void *ctx;
+    int (*start)(void *ctx, int32_t job);
+    int (*reserve)(void *ctx, int32_t job, hsim_time_t at);
+} hsim_decide_t;
+
+/* Parameters a policy is created with (from the [policy X] section). */
+typedef struct hsim_policy_params {
+    int32_t capacity;        /* processors in the machine */
+    size_t n_jobs;           /* jobs in the run: indices are 0..n_jobs-1 */
+    const struct hsim_order *order;   /* queue order */
+    const struct hsim_order *backfill_order; /* order of the backfilling
+                                      pass; NULL = queue order */
+} hsim_policy_params_t;
+
+/*
+ * A queue order: compares two waiting jobs; < 0 when a goes first.  Must be
+ * a strict total order: ties end on the job index (submission order).
+ * Orders that depend on now (aging) set time_dependent.
+ */
+typedef struct hsim_order {
+    const char *name;
+    const char *summary;
+    int time_dependent;
+    int (*compare)(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now);
+} hsim_order_t;
+
+/*
+ * A scheduler (the backfilling discipline): what starts and when.
+ * create() returns per-run state (no global state); the engine calls
+ * submitted() for each new job and ended() for each termination, each
+ * followed by one schedule() pass.  Callbacks may issue decisions.
+ */
+typedef struct hsim_scheduler {
+    const char *name;
+    const char *summary;
+    int (*create)(const hsim_policy_params_t *p, void **state);
+    void (*destroy)(void *state);
+    int (*submitted)(void *state, const hsim_view_t *v, int32_t job,
+                     const hsim_decide_t *d);
+    /* job ended now; est_end was its planned end (>= now) */
+    int (*ended)(void *state, const hsim_view_t *v, int32_t job,
+                 hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d);
+    int (*schedule)(void *state, const hsim_view_t *v, const hsim_decide_t *d);
+} hsim_scheduler_t;
+
+#endif

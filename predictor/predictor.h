@@ -1,0 +1,31 @@
+/*
+ * predictor.h - runtime predictors behind one interface.
+ *
+ * A predictor estimates a job's runtime from its features and learns only
+ * from jobs that have finished.  It is handed the whole job record, but only
+ * 'oracle' reads the actual runtime: it exists to measure upper bounds.
+ * Answers are clamped by the engine to [1 s, requested time].
+ */
+#ifndef HSIM_PREDICTOR_H
+#define HSIM_PREDICTOR_H
+
+#include "../sim/job.h"
+
+typedef struct hsim_predictor {
+    const char *name;
+    const char *summary;
+    /* Per-run state for a run of n_jobs jobs; NULL state is allowed. */
+    int (*create)(size_t n_jobs, void **state);
+    void (*destroy)(void *state);
+    /* Runtime estimate for job (index job_index) at time now. */
+    hsim_time_t (*predict)(void *state, const hsim_job_t *job, hsim_time_t now);
+    /* job finished at now after running for 'ran'. May be NULL. */
+    void (*learn)(void *state, const hsim_job_t *job, hsim_time_t ran,
+                  hsim_time_t now);
+} hsim_predictor_t;
+
+/* The registry: NULL-terminated, in the order the help lists them. */
+extern const hsim_predictor_t *const hsim_predictors[];
+const hsim_predictor_t *hsim_predictor_find(const char *name);
+
+#endif

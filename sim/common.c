@@ -1,0 +1,144 @@
+/*
+ * common.c - the allocation wrapper, the assert hook and time formatting.
+ *
+ * The live-block counter and the failure-injection countdown are the only
+ * process-wide state in hsim: they belong to the test harness, not to a run,
+ * and no simulation result depends on them.
+ */
+#include "common.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long live_blocks;   /* allocations not yet freed */
+static long fail_countdown; /* 0 = off; else the allocation that fails */
+
+void hsim_assert_fail(const char *what, const char *file, int line)
+{
+    fprintf(stderr, "hsim: internal error at %s:%d: assertion '%s' failed\n",
+            file, line, what);
+    abort();
+}
+
+static int injected_failure(void)
+{
+    if (fail_countdown > 0 && --fail_countdown == 0)
+        return 1;
+    return 0;
+}
+
+void *hsim_malloc(size_t size)
+{
+    if (injected_failure())
+        return NULL;
+    void *p = malloc(size ? size : 1);
+    if (p)
+        live_blocks++;
+    return p;
+}
+
+void *hsim_calloc(size_t count, size_t size)
+{
+    if (injected_failure())
+        return NULL;
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (p)
+        live_blocks++;
+    return p;
+}
+
+void *hsim_realloc(void *ptr, size_t size)
+{
+    if (!ptr)
+        return hsim_malloc(size);
+    if (injected_failure())
+        return NULL;
+    return realloc(ptr, size ? size : 1);
+}
+
+char *hsim_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = hsim_malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+void hsim_free(void *ptr)
+{
+    if (!ptr)
+        return;
+    live_blocks--;
+    free(ptr);
+}
+
+int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void **pp = ptr;
+    void *p = hsim_realloc(*pp, n * elem);
+    if (!p)
+        return HSIM_ENOMEM;
+    *pp = p;
+    *cap = n;
+    return 0;
+}
+
+long hsim_alloc_live(void) { return live_blocks; }
+
+void hsim_alloc_fail_after(long n) { fail_countdown = n; }
+
+char *hsim_format_time(char *buf, size_t size, hsim_time_t t)
+{
+    int64_t whole = t / HSIM_SECOND;
+    int64_t frac = t % HSIM_SECOND;
+    if (frac == 0) {
+        snprintf(buf, size, "%" PRId64, whole);
+        return buf;
+    }
+    const char *sign = "";
+    if (t < 0) {
+        sign = "-";
+        whole = -whole;
+        frac = -frac;
+    }
+    int n = snprintf(buf, size, "%s%" PRId64 ".%06" PRId64, sign, whole, frac);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+    return buf;
+}
+
+void hsim_fprint_time(FILE *f, hsim_time_t t)
+{
+    char buf[32];
+    fputs(hsim_format_time(buf, sizeof buf, t), f);
+}
+
+int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+size_t hsim_strlcpy(char *dst, const char *src, size_t size)
+{
+    size_t n = strlen(src);
+    if (size) {
+        size_t k = n < size - 1 ? n : size - 1;
+        memcpy(dst, src, k);
+        dst[k] = '\0';
+    }
+    return n;
+}

@@ -1,0 +1,82 @@
+/*
+ * common.h - types, error codes, the assert macro and the allocation wrapper
+ * shared by every hsim module.
+ *
+ * Time is an exact integer: hsim_time_t counts microseconds.  SWF traces are in
+ * whole seconds and stay whole; speedups on heterogeneous nodes give fractions
+ * of a second that are still exact, so two runs of the same input are
+ * byte-identical on any machine.
+ */
+#ifndef HSIM_COMMON_H
+#define HSIM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HSIM_VERSION "0.1.0"
+
+typedef int64_t hsim_time_t;            /* microseconds since the trace's epoch */
+#define HSIM_SECOND ((hsim_time_t)1000000)
+#define HSIM_TIME_MAX INT64_MAX
+
+/* Error codes: functions return 0 or one of these (negative). */
+enum {
+    HSIM_OK = 0,
+    HSIM_ENOMEM = -1,   /* an allocation failed */
+    HSIM_EINPUT = -2,   /* bad input: a message naming file and line was printed */
+    HSIM_EIO = -3,      /* a file could not be opened, read or written */
+    HSIM_EUSAGE = -4,   /* bad command line */
+};
+
+/* Programming errors only: aborts with file and line. */
+#define HSIM_ASSERT(cond)                                                      \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            hsim_assert_fail(#cond, __FILE__, __LINE__);                       \
+    } while (0)
+void hsim_assert_fail(const char *what, const char *file, int line);
+
+/*
+ * Every allocation goes through these, so tests can count live blocks and
+ * inject failures.  hsim_malloc(0) returns a valid unique pointer.  The caller
+ * owns what they return and gives it back with hsim_free().
+ */
+void *hsim_malloc(size_t size);
+void *hsim_calloc(size_t count, size_t size);
+void *hsim_realloc(void *ptr, size_t size);
+char *hsim_strdup(const char *s);
+void hsim_free(void *ptr);
+/* Grow *ptr (holding *cap elements of elem bytes) to hold at least need. */
+int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem);
+
+/* Live blocks allocated through the wrapper and not yet freed. */
+long hsim_alloc_live(void);
+/* Make the n-th allocation from now fail (n >= 1); 0 disables injection. */
+void hsim_alloc_fail_after(long n);
+
+/* Seconds <-> hsim_time_t. */
+static inline hsim_time_t hsim_seconds(int64_t s) { return s * HSIM_SECOND; }
+/* Prints t as seconds: "12" for whole seconds, else "12.5" (up to 6 decimals). */
+void hsim_fprint_time(FILE *f, hsim_time_t t);
+/* Same into buf (at least 32 bytes); returns buf. */
+char *hsim_format_time(char *buf, size_t size, hsim_time_t t);
+
+/*
+ * Error messages travel in an hsim_err_t owned by the caller, so that the
+ * command prints them and tests can read them.  Messages have the form
+ * "file:line: what was expected, what was found".
+ */
+typedef struct hsim_err {
+    char msg[512];
+} hsim_err_t;
+
+/* Formats msg into e (when e is not NULL) and returns code. */
+int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Copies src into dst (size bytes, always terminated); returns strlen(src),
+   so a result >= size means it was cut. */
+size_t hsim_strlcpy(char *dst, const char *src, size_t size);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * engine.c - the event loop, the job ledger and the checks on decisions.
+ *
+ * Submissions are not pushed onto the heap: the workload is already sorted by
+ * (submit, line), which is the order of submission events, and submissions
+ * sort before every other event kind at one time but after expiries, so the
+ * loop merges that array with the heap of created events.  The running set
+ * is kept sorted by (estimated end, start order), which is what backfilling
+ * reads; insertions and removals are binary searches plus a memmove.
+ */
+#include "engine.h"
+
+#include "heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct run {
+    const hsim_workload_t *w;
+    const hsim_run_config_t *cfg;
+    hsim_outcome_t *out;
+    hsim_err_t *e;
+
+    hsim_vjob_t *vjobs;        /* what policies see, by job index */
+    hsim_time_t *reserved_at;  /* pending reservation, -1 when none */
+    uint8_t *state;            /* job_state below */
+    int64_t *start_seq;        /* start order of running jobs */
+
+    int32_t *waiting;          /* submission order */
+    size_t n_waiting, cap_waiting;
+    hsim_running_t *running;   /* by (est_end, start_seq) */
+    int64_t *running_seq;      /* start_seq parallel to running[] */
+    size_t n_running, cap_running, cap_running_seq;
+    int32_t running_procs;
+
+    hsim_heap_t heap;
+    int64_t seq;               /* next event sequence number */
+    int64_t starts;            /* next start order */
+    hsim_time_t now;
+    hsim_view_t view;
+    hsim_decide_t decide;
+
+    void *sched_state;
+    void *pred_state;
+    hsim_run_stats_t stats;
+} run_t;
+
+enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
+
+int32_t hsim_view_free_now(const hsim_view_t *v)
+{
+    int32_t busy = v->running_procs;
+    for (size_t i = 0; i < v->n_running && v->running[i].est_end <= v->now; i++)
+        busy -= v->running[i].procs;
+    return v->capacity - busy;
+}
+
+static void refresh_view(run_t *r)
+{
+    r->view.now = r->now;
+    r->view.running_procs = r->running_procs;
+    r->view.waiting = r->waiting;
+    r->view.n_waiting = r->n_waiting;
+    r->view.running = r->running;
+    r->view.n_running = r->n_running;
+}
+
+/* Position of (est_end, seq) in running[]: first entry not less than it. */
+static size_t running_lower_bound(const run_t *r, hsim_time_t est_end, int64_t seq)
+{
+    size_t lo = 0, hi = r->n_running;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const hsim_running_t *m = &r->running[mid];
+        if (m->est_end < est_end || (m->est_end == est_end && r->running_seq[mid] < seq))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
+{
+    hsim_event_t ev = {.time = t, .seq = r->seq++, .job = job, .kind = kind};
+    return hsim_heap_push(&r->heap, &ev);
+}
+
+static int remove_waiting(run_t *r, int32_t job)
+{
+    /* Usually near the front: scan from there. */
+    for (size_t i = 0; i < r->n_waiting; i++) {
+        if (r->waiting[i] == job) {
+            memmove(&r->waiting[i], &r->waiting[i + 1],
+                    (r->n_waiting - i - 1) * sizeof *r->waiting);
+            r->n_waiting--;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Starts job now: the decision callback and the reserved-start event. */
+static int start_job(run_t *r, int32_t job)
+{
+    if (job < 0 || (size_t)job >= r->w->n_jobs || r->state[job] != JOB_WAITING)
+        return hsim_errf(r->e, HSIM_EINPUT,
+                         "policy error: job index %d is not waiting", job);
+    const hsim_job_t *j = &r->w->jobs[job];
+    int32_t free_now = hsim_view_free_now(&r->view);
+    if (j->procs > free_now)
+        return hsim_errf(r->e, HSIM_EINPUT,
+                         "policy error: job %lld needs %d processors, %d are free at %lld s",
+                         (long long)j->id, j->procs, free_now,
+                         (long long)(r->now / HSIM_SECOND));
+    if (remove_waiting(r, job))
+        return HSIM_EINPUT;
+    if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
+        hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
+                  sizeof *r->running_seq))
+        return HSIM_ENOMEM;
+    int64_t seq = r->starts++;
+    hsim_time_t est_end = r->now + r->vjobs[job].estimate;
+    size_t at = running_lower_bound(r, est_end, seq);
+    memmove(&r->running[at + 1], &r->running[at], (r->n_running - at) * sizeof *r->running);
+    memmove(&r->running_seq[at + 1], &r->running_seq[at],
+            (r->n_running - at) * sizeof *r->running_seq);
+    r->running[at] = (hsim_running_t){.job = job, .procs = j->procs,
+                                      .start = r->now, .est_end = est_end};
+    r->running_seq[at] = seq;
+    r->n_running++;
+    r->running_procs += j->procs;
+    r->start_seq[job] = seq;
+    r->state[job] = JOB_RUNNING;
+    r->reserved_at[job] = -1;
+
+    hsim_outcome_t *o = &r->out[job];
+    o->start = r->now;
+    hsim_time_t run = j->runtime;
+    o->fate = j->killed_at_estimate ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
+    if (run > j->estimate) { /* never past the requested time */
+        run = j->estimate;
+        o->fate = HSIM_FATE_KILLED;
+    }
+    o->end = r->now + run;
+    refresh_view(r);
+    return push_event(r, o->end, HSIM_EV_END, job);
+}
+
+static int decide_start(void *ctx, int32_t job) { return start_job(ctx, job); }
+
+static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
+{
+    run_t *r = ctx;
+    if (job < 0 || (size_t)job >= r->w->n_jobs || r->state[job] != JOB_WAITING)
+        return hsim_errf(r->e, HSIM_EINPUT,
+                         "policy error: reservation for job index %d, which is not waiting", job);
+    if (at < r->now)
+        return hsim_errf(r->e, HSIM_EINPUT,
+                         "policy error: reservation in the past for job %lld",
+                         (long long)r->w->jobs[job].id);
+    r->reserved_at[job] = at;
+    return push_event(r, at, HSIM_EV_START, job);
+}
+
+static int finish_job(run_t *r, int32_t job)
+{
+    const hsim_vjob_t *vj = &r->vjobs[job];
+    hsim_time_t start = r->out[job].start;
+    hsim_time_t est_end = start + vj->estimate;
+    size_t at = running_lower_bound(r, est_end, r->start_seq[job]);
+    HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
+    memmove(&r->running[at], &r->running[at + 1], (r->n_running - at - 1) * sizeof *r->running);
+    memmove(&r->running_seq[at], &r->running_seq[at + 1],
+            (r->n_running - at - 1) * sizeof *r->running_seq);
+    r->n_running--;
+    r->running_procs -= vj->procs;
+    r->state[job] = JOB_DONE;
+    refresh_view(r);
+    const hsim_predictor_t *p = r->cfg->predictor;
+    if (p->learn)
+        p->learn(r->pred_state, &r->w->jobs[job], r->now - start, r->now);
+    const hsim_scheduler_t *s = r->cfg->scheduler;
+    if (s->ended) {
+        int rc = s->ended(r->sched_state, &r->view, job, start, est_end, &r->decide);
+        if (rc)
+            return rc;
+    }
+    r->stats.passes++;
+    return s->schedule(r->sched_state, &r->view, &r->decide);
+}
+
+static hsim_time_t clamp_estimate(hsim_time_t p, const hsim_job_t *j)
+{
+    if (p > j->estimate)
+        p = j->estimate;
+    if (p < HSIM_SECOND && j->estimate >= HSIM_SECOND)
+        p = HSIM_SECOND;
+    if (p <= 0)
+        p = j->estimate;
+    return p;
+}
+
+static int submit_job(run_t *r, int32_t job)
+{
+    const hsim_job_t *j = &r->w->jobs[job];
+    hsim_vjob_t *vj = &r->vjobs[job];
+    vj->estimate = clamp_estimate(r->cfg->predictor->predict(r->pred_state, j, r->now), j);
+    if (hsim_grow(&r->waiting, &r->cap_waiting, r->n_waiting + 1, sizeof *r->waiting))
+        return HSIM_ENOMEM;
+    r->waiting[r->n_waiting++] = job;
+    if (r->n_waiting > r->stats.max_waiting)
+        r->stats.max_waiting = r->n_waiting;
+    r->state[job] = JOB_WAITING;
+    refresh_view(r);
+    const hsim_scheduler_t *s = r->cfg->scheduler;
+    if (s->submitted) {
+        int rc = s->submitted(r->sched_state, &r->view, job, &r->decide);
+        if (rc)
+            return rc;
+    }
+    r->stats.passes++;
+    return s->schedule(r->sched_state, &r->view, &r->decide);
+}
+
+static int setup(run_t *r)
+{
+    size_t n = r->w->n_jobs;
+    r->vjobs = hsim_calloc(n, sizeof *r->vjobs);
+    r->reserved_at = hsim_calloc(n, sizeof *r->reserved_at);
+    r->state = hsim_calloc(n, sizeof *r->state);
+    r->start_seq = hsim_calloc(n, sizeof *r->start_seq);
+    if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const hsim_job_t *j = &r->w->jobs[i];
+        if (j->procs > r->cfg->capacity)
+            return hsim_errf(r->e, HSIM_EINPUT,
+                             "job %lld (line %lld) needs %d processors, the machine has %d",
+                             (long long)j->id, (long long)j->line, j->procs, r->cfg->capacity);
+        r->vjobs[i] = (hsim_vjob_t){.submit = j->submit, .estimate = j->estimate,
+                                    .requested = j->estimate, .procs = j->procs,
+                                    .user = j->user};
+        r->reserved_at[i] = -1;
+        r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING};
+    }
+    r->view.capacity = r->cfg->capacity;
+    r->view.jobs = r->vjobs;
+    r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve};
+    hsim_heap_init(&r->heap);
+    hsim_policy_params_t params = {
+        .capacity = r->cfg->capacity,
+        .n_jobs = n,
+        .order = r->cfg->order,
+        .backfill_order = r->cfg->backfill_order,
+    };
+    int rc = r->cfg->predictor->create(n, &r->pred_state);
+    if (rc)
+        return rc;
+    return r->cfg->scheduler->create(&params, &r->sched_state);
+}
+
+static void teardown(run_t *r)
+{
+    if (r->sched_state)
+        r->cfg->scheduler->destroy(r->sched_state);
+    if (r->pred_state)
+        r->cfg->predictor->destroy(r->pred_state);
+    hsim_heap_free(&r->heap);
+    hsim_free(r->vjobs);
+    hsim_free(r->reserved_at);
+    hsim_free(r->state);
+    hsim_free(r->start_seq);
+    hsim_free(r->waiting);
+    hsim_free(r->running);
+    hsim_free(r->running_seq);
+}
+
+static int loop(run_t *r)
+{
+    size_t next_submit = 0, n = r->w->n_jobs;
+    for (;;) {
+        const hsim_event_t *top = hsim_heap_peek(&r->heap);
+        int take_submit = 0;
+        if (next_submit < n) {
+            const hsim_job_t *j = &r->w->jobs[next_submit];
+            take_submit = !top || j->submit < top->time ||
+                          (j->submit == top->time && top->kind > HSIM_EV_SUBMIT);
+        }
+        int rc;
+        r->stats.events++;
+        if (take_submit) {
+            r->now = r->w->jobs[next_submit].submit;
+            rc = submit_job(r, (int32_t)next_submit++);
+        } else if (top) {
+            hsim_event_t ev;
+            hsim_heap_pop(&r->heap, &ev);
+            r->now = ev.time;
+            refresh_view(r);
+            if (ev.kind == HSIM_EV_END)
+                rc = finish_job(r, ev.job);
+            else if (ev.kind == HSIM_EV_START && r->state[ev.job] == JOB_WAITING &&
+                     r->reserved_at[ev.job] == ev.time)
+                rc = start_job(r, ev.job);
+            else
+                rc = 0; /* a reservation that was moved since */
+        } else {
+            break;
+        }
+        if (rc)
+            return rc;
+    }
+    if (r->n_waiting)
+        return hsim_errf(r->e, HSIM_EINPUT,
+                         "policy error: %zu jobs still wait after the last event (job %lld first)",
+                         r->n_waiting, (long long)r->w->jobs[r->waiting[0]].id);
+    return 0;
+}
+
+int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
+                    hsim_outcome_t *out, hsim_run_stats_t *stats, hsim_err_t *e)
+{
+    run_t r;
+    memset(&r, 0, sizeof r);
+    r.w = w;
+    r.cfg = cfg;
+    r.out = out;
+    r.e = e;
+    int rc = setup(&r);
+    if (rc == 0)
+        rc = loop(&r);
+    if (stats)
+        *stats = r.stats;
+    teardown(&r);
+    return rc;
+}

@@ -1,0 +1,28 @@
+/*
+ * experiment.h - runs one experiment: loads its workload once, replays it
+ * under each policy in file order, and writes the results:
+ *   <output>/<name>/<policy>/jobs.csv   one row per job
+ *   <output>/<name>/summary.csv         one row per policy
+ *   <output>/<name>/rejected.csv        input jobs that could not run, why
+ */
+#ifndef HSIM_EXPERIMENT_H
+#define HSIM_EXPERIMENT_H
+
+#include "config.h"
+#include "metrics.h"
+
+typedef struct hsim_experiment_options {
+    int quiet;        /* no table on stdout */
+} hsim_experiment_options_t;
+
+/* 0, HSIM_EINPUT / HSIM_EIO (bad input; e says where), HSIM_ENOMEM, or a
+   positive 1 when a run failed (a policy error). */
+int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
+                        hsim_err_t *e);
+
+/* Loads and cleans c's workload into w, settling the machine size into
+   *capacity.  Same return codes. */
+int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
+                         int32_t *capacity, hsim_err_t *e);
+
+#endif

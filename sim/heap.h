@@ -1,0 +1,56 @@
+/*
+ * heap.h - the event heap: a binary min-heap ordered by (time, kind, seq).
+ *
+ * seq is the order in which events were created, so events of one kind at
+ * one time come out in creation order: the run is deterministic whatever the
+ * heap's internal layout.  Push and pop are O(log n); peek is O(1).
+ */
+#ifndef HSIM_HEAP_H
+#define HSIM_HEAP_H
+
+#include "common.h"
+
+/* Event kinds, first to last at one time (DESIGN.md). */
+typedef enum hsim_event_kind {
+    HSIM_EV_EXPIRY = 0,  /* a running job reached its prediction */
+    HSIM_EV_SUBMIT = 1,  /* a job arrives */
+    HSIM_EV_END = 2,     /* a job terminates */
+    HSIM_EV_START = 3,   /* a reserved start time comes */
+} hsim_event_kind_t;
+
+typedef struct hsim_event {
+    hsim_time_t time;   /* when it happens */
+    int64_t seq;        /* creation order, unique */
+    int32_t job;        /* job index */
+    int32_t kind;       /* hsim_event_kind_t */
+} hsim_event_t;
+
+typedef struct hsim_heap {
+    hsim_event_t *ev;   /* ev[0] is the least */
+    size_t n;
+    size_t cap;
+} hsim_heap_t;
+
+/* a < b in (time, kind, seq) order. */
+static inline int hsim_event_less(const hsim_event_t *a, const hsim_event_t *b)
+{
+    if (a->time != b->time)
+        return a->time < b->time;
+    if (a->kind != b->kind)
+        return a->kind < b->kind;
+    return a->seq < b->seq;
+}
+
+void hsim_heap_init(hsim_heap_t *h);
+void hsim_heap_free(hsim_heap_t *h);
+/* 0 or HSIM_ENOMEM.  O(log n). */
+int hsim_heap_push(hsim_heap_t *h, const hsim_event_t *e);
+/* Removes the least event into *out; 0, or -1 when empty.  O(log n). */
+int hsim_heap_pop(hsim_heap_t *h, hsim_event_t *out);
+/* The least event, or NULL when empty.  O(1). */
+static inline const hsim_event_t *hsim_heap_peek(const hsim_heap_t *h)
+{
+    return h->n ? &h->ev[0] : NULL;
+}
+
+#endif

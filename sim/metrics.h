@@ -1,0 +1,44 @@
+/*
+ * metrics.h - the figures of one run: wait, turnaround, bounded slowdown,
+ * utilization, makespan, throughput and fairness.  Definitions (τ = 10 s):
+ * wait = start - submit; turnaround = end - submit; run = end - start;
+ * bsld = max(1, turnaround / max(run, τ)); utilization = sum(run x procs) /
+ * (capacity x (last end - first submit)); throughput = jobs per hour over
+ * the same span; fairness = Jain's index over users' average bsld.
+ */
+#ifndef HSIM_METRICS_H
+#define HSIM_METRICS_H
+
+#include "engine.h"
+
+#define HSIM_BSLD_TAU_S 10.0
+
+/* A distribution, in seconds (bsld: a ratio). */
+typedef struct hsim_dist {
+    double avg;      /* arithmetic mean */
+    double median;   /* 50th percentile (linear interpolation, GSL) */
+    double p95;      /* 95th percentile (linear interpolation, GSL) */
+    double max;      /* largest */
+} hsim_dist_t;
+
+typedef struct hsim_summary {
+    size_t jobs;            /* jobs that ran (killed ones included) */
+    size_t killed;          /* jobs killed at their requested time */
+    hsim_dist_t wait;       /* seconds */
+    hsim_dist_t turnaround; /* seconds */
+    hsim_dist_t bsld;       /* ratio >= 1 */
+    double utilization;     /* 0..1 */
+    double makespan;        /* seconds: last end - first submit */
+    double throughput;      /* jobs per hour over the makespan */
+    double fairness;        /* Jain's index over users' average bsld, 0..1 */
+} hsim_summary_t;
+
+/* Bounded slowdown of one job (τ = 10 s). */
+double hsim_bsld(hsim_time_t submit, hsim_time_t start, hsim_time_t end);
+
+/* Computes s from the outcomes of a run of w on capacity processors.
+   0 or HSIM_ENOMEM.  O(n log n). */
+int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
+                         int32_t capacity, hsim_summary_t *s);
+
+#endif

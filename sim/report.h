@@ -1,0 +1,27 @@
+/*
+ * report.h - the CSV files of an experiment and the table on stdout.
+ * Numbers are printed with fixed formats so that output is byte-identical
+ * from run to run.
+ */
+#ifndef HSIM_REPORT_H
+#define HSIM_REPORT_H
+
+#include "metrics.h"
+
+/* mkdir -p.  0 or HSIM_EIO (e says which folder). */
+int hsim_mkdirs(const char *path, hsim_err_t *e);
+
+/* jobs.csv: job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state */
+int hsim_report_jobs(const char *path, const hsim_workload_t *w,
+                     const hsim_outcome_t *out, hsim_err_t *e);
+/* rejected.csv: job_id,line,reason */
+int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e);
+/* summary.csv: the header, then one row per call of hsim_report_summary_row. */
+int hsim_report_summary_header(FILE *f);
+int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
+                            size_t rejected);
+/* The comparison table on stdout. */
+void hsim_report_table_header(FILE *f);
+void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s);
+
+#endif

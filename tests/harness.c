@@ -1,0 +1,50 @@
+/*
+ * harness.c - main() for the CUnit programs.  Every suite records the live
+ * allocation count before each test and checks it after: a test that leaks
+ * through hsim's allocator fails.
+ */
+#include "harness.h"
+
+#include <CUnit/Basic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long live_before;
+
+static void before_each(void) { live_before = hsim_alloc_live(); }
+
+static void after_each(void)
+{
+    hsim_alloc_fail_after(0);
+    long now = hsim_alloc_live();
+    if (now != live_before)
+        fprintf(stderr, "\nleak: %ld allocation(s) outlived the test\n", now - live_before);
+    CU_ASSERT_EQUAL(now, live_before);
+}
+
+CU_pSuite hsim_test_suite(const char *name)
+{
+    return CU_add_suite_with_setup_and_teardown(name, NULL, NULL, before_each, after_each);
+}
+
+char *hsim_test_tmpdir(const char *tag)
+{
+    const char *base = getenv("TMPDIR");
+    char tmpl[512];
+    snprintf(tmpl, sizeof tmpl, "%s/hsim-%s-XXXXXX", base ? base : "/tmp", tag);
+    char *d = mkdtemp(tmpl);
+    return d ? strdup(d) : NULL;
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    hsim_test_register();
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}

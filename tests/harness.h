@@ -1,0 +1,23 @@
+/*
+ * harness.h - what every CUnit test program shares: a main() that runs the
+ * suites its file registers, and checks that no allocation leaks.
+ */
+#ifndef HSIM_TEST_HARNESS_H
+#define HSIM_TEST_HARNESS_H
+
+#include <CUnit/CUnit.h>
+
+#include "sim/common.h"
+
+/* Defined by each test file: adds its suites to the registry. */
+void hsim_test_register(void);
+
+/* Adds a suite whose tests each check that live allocations are unchanged. */
+CU_pSuite hsim_test_suite(const char *name);
+/* Adds a test to a suite. */
+#define HSIM_TEST(suite, fn) CU_add_test((suite), #fn, (fn))
+
+/* A fresh temporary folder under the build tree (or $TMPDIR); caller frees. */
+char *hsim_test_tmpdir(const char *tag);
+
+#endif

@@ -1,0 +1,326 @@
+/*
+ * swf.c - the Standard Workload Format reader.
+ *
+ * The file is read through zlib in large chunks and split into lines here,
+ * which reads plain and gzip files alike and costs about one pass over the
+ * bytes.  Numbers are parsed by hand: SWF has 18 of them per line and RICC
+ * has 447,794 lines, so strtod's locale handling would dominate.  A number may
+ * carry a fraction ("12.5"); time fields keep it exactly (in microseconds),
+ * count fields reject it.
+ */
+#include "swf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static const char *const field_names[HSIM_SWF_FIELDS] = {
+    "job number", "submit time", "wait time", "run time",
+    "allocated processors", "average CPU time", "used memory",
+    "requested processors", "requested time", "requested memory", "status",
+    "user id", "group id", "executable number", "queue number",
+    "partition number", "preceding job", "think time",
+};
+
+/* Fields that hold times (seconds, kept to the microsecond). */
+static int is_time_field(int f) { return f == 1 || f == 2 || f == 3 || f == 8 || f == 17; }
+/* Fields whose value may have a fraction but that hsim does not use. */
+static int is_ignored_field(int f) { return f == 5 || f == 6 || f == 9; }
+
+/*
+ * Parses a decimal number at s (no leading blanks), up to a blank or the end,
+ * as a fixed-point value scaled by 10^6.  Returns 0 and sets *out and *end,
+ * or -1 for anything that is not [-+]digits[.digits].
+ */
+static int parse_fixed(const char *s, int64_t *out, const char **end)
+{
+    int neg = 0;
+    if (*s == '-' || *s == '+')
+        neg = (*s++ == '-');
+    int64_t whole = 0, frac = 0, scale = 1000000;
+    int digits = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (whole > (INT64_MAX / 10 - 10) / 1000000)
+            return -1; /* would overflow the fixed-point range */
+        whole = whole * 10 + (*s++ - '0');
+        digits++;
+    }
+    if (*s == '.') {
+        s++;
+        while (*s >= '0' && *s <= '9') {
+            if (scale > 1) {
+                scale /= 10;
+                frac += (*s - '0') * scale;
+            }
+            s++;
+            digits++;
+        }
+    }
+    if (!digits || (*s && *s != ' ' && *s != '\t' && *s != '\r'))
+        return -1;
+    int64_t v = whole * 1000000 + frac;
+    *out = neg ? -v : v;
+    *end = s;
+    return 0;
+}
+
+static int add_record(hsim_swf_trace_t *t, const hsim_swf_record_t *r)
+{
+    if (hsim_grow(&t->records, &t->cap_records, t->n_records + 1,
+                  sizeof *t->records))
+        return HSIM_ENOMEM;
+    t->records[t->n_records++] = *r;
+    return 0;
+}
+
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    while (*src == ' ' || *src == '\t')
+        src++;
+    size_t n = strcspn(src, "\r\n");
+    while (n > 0 && (src[n - 1] == ' ' || src[n - 1] == '\t'))
+        n--;
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* "; Key: value" comments: the header facts hsim uses. */
+static int parse_header_line(const char *text, const char *name, int64_t lineno,
+                             hsim_swf_header_t *h, hsim_err_t *e)
+{
+    static const struct {
+        const char *key;
+        size_t offset;
+    } numeric[] = {
+        {"MaxProcs", offsetof(hsim_swf_header_t, max_procs)},
+        {"MaxNodes", offsetof(hsim_swf_header_t, max_nodes)},
+        {"MaxJobs", offsetof(hsim_swf_header_t, max_jobs)},
+        {"MaxRecords", offsetof(hsim_swf_header_t, max_records)},
+        {"UnixStartTime", offsetof(hsim_swf_header_t, unix_start_time)},
+        {"TimeZone", offsetof(hsim_swf_header_t, time_zone)},
+    };
+    const char *s = text + 1;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    const char *colon = strchr(s, ':');
+    if (!colon)
+        return 0; /* free-form comment */
+    size_t klen = (size_t)(colon - s);
+    const char *value = colon + 1;
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
+        if (strlen(numeric[i].key) != klen || strncmp(s, numeric[i].key, klen))
+            continue;
+        while (*value == ' ' || *value == '\t')
+            value++;
+        char *end;
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+            end++;
+        if (end == value || *end || errno)
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: header '%s': expected an integer, found '%.40s'",
+                             name, (long long)lineno, numeric[i].key, value);
+        *(int64_t *)((char *)h + numeric[i].offset) = v;
+        return 0;
+    }
+    if (klen == 14 && !strncmp(s, "TimeZoneString", 14))
+        copy_text(h->time_zone_string, sizeof h->time_zone_string, value);
+    else if (klen == 8 && !strncmp(s, "Computer", 8))
+        copy_text(h->computer, sizeof h->computer, value);
+    else if (klen == 12 && !strncmp(s, "Installation", 12))
+        copy_text(h->installation, sizeof h->installation, value);
+    else if (klen == 7 && !strncmp(s, "Version", 7))
+        copy_text(h->version, sizeof h->version, value);
+    return 0;
+}
+
+static int parse_job_line(const char *s, const char *name, int64_t lineno,
+                          hsim_swf_trace_t *t, hsim_err_t *e)
+{
+    int64_t v[HSIM_SWF_FIELDS];
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r')
+            s++;
+        if (!*s)
+            break;
+        const char *end;
+        if (n == HSIM_SWF_FIELDS) {
+            while (*s)
+                if (*s == ' ' || *s == '\t' || *s == '\r') {
+                    while (*s == ' ' || *s == '\t' || *s == '\r')
+                        s++;
+                    if (*s)
+                        n++;
+                } else {
+                    s++;
+                }
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: expected %d fields, found %d",
+                             name, (long long)lineno, HSIM_SWF_FIELDS, n + 1);
+        }
+        if (parse_fixed(s, &v[n], &end)) {
+            size_t len = strcspn(s, " \t\r");
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: field %d (%s): expected a number, found '%.*s'",
+                             name, (long long)lineno, n + 1, field_names[n],
+                             (int)(len > 40 ? 40 : len), s);
+        }
+        if (!is_time_field(n) && !is_ignored_field(n)) {
+            if (v[n] % 1000000 != 0)
+                return hsim_errf(e, HSIM_EINPUT,
+                                 "%s:%lld: field %d (%s): expected an integer, found '%.*s'",
+                                 name, (long long)lineno, n + 1, field_names[n],
+                                 (int)(end - s), s);
+            v[n] /= 1000000;
+            if (n != 0 && n != 16 && (v[n] > INT32_MAX || v[n] < -1))
+                return hsim_errf(e, HSIM_EINPUT,
+                                 "%s:%lld: field %d (%s): expected -1 or a count up to %d, found %lld",
+                                 name, (long long)lineno, n + 1, field_names[n],
+                                 INT32_MAX, (long long)v[n]);
+        }
+        s = end;
+        n++;
+    }
+    if (n != HSIM_SWF_FIELDS)
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected %d fields, found %d",
+                         name, (long long)lineno, HSIM_SWF_FIELDS, n);
+    hsim_swf_record_t r = {
+        .line = lineno,
+        .id = v[0],
+        .submit = v[1],
+        .wait = v[2],
+        .run = v[3],
+        .alloc_procs = (int32_t)v[4],
+        .req_procs = (int32_t)v[7],
+        .req_time = v[8],
+        .status = (int32_t)v[10],
+        .user = (int32_t)v[11],
+        .group = (int32_t)v[12],
+        .app = (int32_t)v[13],
+        .queue = (int32_t)v[14],
+        .partition = (int32_t)v[15],
+        .preceding = v[16],
+        .think = v[17],
+    };
+    return add_record(t, &r);
+}
+
+/* Handles one line (without its newline).  1 = stop (max_jobs reached). */
+static int parse_line(char *line, const char *name, int64_t lineno,
+                      size_t max_jobs, hsim_swf_trace_t *t, hsim_err_t *e)
+{
+    const char *s = line;
+    while (*s == ' ' || *s == '\t' || *s == '\r')
+        s++;
+    if (!*s)
+        return 0;
+    if (*s == ';')
+        return parse_header_line(s, name, lineno, &t->header, e);
+    int rc = parse_job_line(s, name, lineno, t, e);
+    if (rc == 0 && max_jobs && t->n_records >= max_jobs)
+        return 1;
+    return rc;
+}
+
+static void trace_init(hsim_swf_trace_t *t)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w); /* for its header defaults */
+    memset(t, 0, sizeof *t);
+    t->header = w.header;
+}
+
+int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
+                  hsim_err_t *e)
+{
+    trace_init(t);
+    gzFile gz = gzopen(path, "rb");
+    if (!gz)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path,
+                         errno ? strerror(errno) : "zlib error");
+    gzbuffer(gz, 1 << 17);
+    enum { CHUNK = 1 << 18 };
+    char *buf = hsim_malloc(CHUNK + 1);
+    if (!buf) {
+        gzclose(gz);
+        return HSIM_ENOMEM;
+    }
+    size_t have = 0;
+    int64_t lineno = 0;
+    int rc = 0, eof = 0;
+    while (rc == 0 && !eof) {
+        int got = gzread(gz, buf + have, (unsigned)(CHUNK - have));
+        if (got < 0) {
+            int zerr;
+            const char *msg = gzerror(gz, &zerr);
+            rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s", path,
+                           (long long)lineno + 1, msg);
+            break;
+        }
+        if (got == 0)
+            eof = 1;
+        have += (size_t)got;
+        buf[have] = '\0';
+        char *p = buf, *nl;
+        while (rc == 0 && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+            *nl = '\0';
+            rc = parse_line(p, path, ++lineno, max_jobs, t, e);
+            p = nl + 1;
+        }
+        if (rc)
+            break;
+        size_t rest = have - (size_t)(p - buf);
+        if (eof && rest) {
+            rc = parse_line(p, path, ++lineno, max_jobs, t, e);
+            rest = 0;
+        } else if (rest == CHUNK) {
+            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: line longer than %d bytes",
+                           path, (long long)lineno + 1, CHUNK);
+        }
+        memmove(buf, p, rest);
+        have = rest;
+    }
+    hsim_free(buf);
+    gzclose(gz);
+    if (rc == 1)
+        rc = 0; /* stopped at max_jobs */
+    if (rc)
+        hsim_swf_trace_free(t);
+    return rc;
+}
+
+int hsim_swf_parse_string(const char *text, const char *name, size_t max_jobs,
+                          hsim_swf_trace_t *t, hsim_err_t *e)
+{
+    trace_init(t);
+    char *copy = hsim_strdup(text);
+    if (!copy)
+        return HSIM_ENOMEM;
+    int64_t lineno = 0;
+    int rc = 0;
+    for (char *p = copy; rc == 0 && p && *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        rc = parse_line(p, name, ++lineno, max_jobs, t, e);
+        p = nl ? nl + 1 : NULL;
+    }
+    hsim_free(copy);
+    if (rc == 1)
+        rc = 0;
+    if (rc)
+        hsim_swf_trace_free(t);
+    return rc;
+}
+
+void hsim_swf_trace_free(hsim_swf_trace_t *t)
+{
+    hsim_free(t->records);
+    t->records = NULL;
+    t->n_records = t->cap_records = 0;
+}

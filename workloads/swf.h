@@ -1,0 +1,68 @@
+/*
+ * swf.h - Standard Workload Format reader (plain text or gzip) and cleaning.
+ *
+ * Reading and cleaning are two steps: hsim_swf_read() gives the raw records
+ * and the header, hsim_swf_clean() turns them into jobs under a preset,
+ * knowing the machine size that the experiment settled on (which may come
+ * from the header itself).
+ */
+#ifndef HSIM_SWF_H
+#define HSIM_SWF_H
+
+#include "workload.h"
+
+#define HSIM_SWF_FIELDS 18
+
+/* One job line as it stands in the file; -1 (or -1 s) where the log says so. */
+typedef struct hsim_swf_record {
+    int64_t line;            /* line number in the file, >= 1 */
+    int64_t id;              /* field 1 */
+    hsim_time_t submit;      /* field 2 */
+    hsim_time_t wait;        /* field 3 */
+    hsim_time_t run;         /* field 4 */
+    int32_t alloc_procs;     /* field 5 */
+    int32_t req_procs;       /* field 8 */
+    hsim_time_t req_time;    /* field 9 */
+    int32_t status;          /* field 11 */
+    int32_t user;            /* field 12 */
+    int32_t group;           /* field 13 */
+    int32_t app;             /* field 14 */
+    int32_t queue;           /* field 15 */
+    int32_t partition;       /* field 16 */
+    int64_t preceding;       /* field 17 */
+    hsim_time_t think;       /* field 18 */
+} hsim_swf_record_t;
+
+typedef struct hsim_swf_trace {
+    hsim_swf_record_t *records;  /* in file order */
+    size_t n_records;
+    size_t cap_records;
+    hsim_swf_header_t header;
+} hsim_swf_trace_t;
+
+/*
+ * Reads an SWF file (gzip or plain, told apart by content) into t, which the
+ * caller owns and frees with hsim_swf_trace_free().  Reads at most max_jobs
+ * job lines (0 = all).  Returns 0, HSIM_EIO (cannot open/read), HSIM_EINPUT
+ * (a malformed line: e says "path:line: ...") or HSIM_ENOMEM.  O(size).
+ */
+int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
+                  hsim_err_t *e);
+/* Same, from a string in memory (for tests); name is used in messages. */
+int hsim_swf_parse_string(const char *text, const char *name, size_t max_jobs,
+                          hsim_swf_trace_t *t, hsim_err_t *e);
+void hsim_swf_trace_free(hsim_swf_trace_t *t);
+
+/*
+ * Cleans t's records into w (initialised by the caller) under preset, for a
+ * machine of machine_procs processors: every record becomes a job in w->jobs
+ * or a rejection in w->rejected.  Sorts the jobs by (submit, line).
+ * Returns 0 or HSIM_ENOMEM.  The rules are in the README.
+ */
+int hsim_swf_clean(const hsim_swf_trace_t *t, hsim_clean_preset_t preset,
+                   int32_t machine_procs, hsim_workload_t *w);
+
+/* Parses a preset name ("pyss", "standard"); 0 or -1. */
+int hsim_clean_preset_parse(const char *name, hsim_clean_preset_t *out);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * workload.c - the job array of a loaded workload.
+ */
+#include "workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void hsim_workload_init(hsim_workload_t *w)
+{
+    memset(w, 0, sizeof *w);
+    hsim_swf_header_t *h = &w->header;
+    h->max_procs = h->max_nodes = h->max_jobs = h->max_records = -1;
+    h->unix_start_time = h->time_zone = -1;
+}
+
+void hsim_workload_free(hsim_workload_t *w)
+{
+    hsim_free(w->jobs);
+    hsim_free(w->rejected);
+    hsim_workload_init(w);
+}
+
+int hsim_workload_add(hsim_workload_t *w, const hsim_job_t *job)
+{
+    if (hsim_grow(&w->jobs, &w->cap_jobs, w->n_jobs + 1, sizeof *w->jobs))
+        return HSIM_ENOMEM;
+    w->jobs[w->n_jobs++] = *job;
+    return 0;
+}
+
+int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
+                         const char *reason)
+{
+    if (hsim_grow(&w->rejected, &w->cap_rejected, w->n_rejected + 1,
+                  sizeof *w->rejected))
+        return HSIM_ENOMEM;
+    hsim_rejection_t *r = &w->rejected[w->n_rejected++];
+    r->id = id;
+    r->line = line;
+    snprintf(r->reason, sizeof r->reason, "%s", reason);
+    return 0;
+}
+
+static int by_submit_then_line(const void *a, const void *b)
+{
+    const hsim_job_t *x = a, *y = b;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+void hsim_workload_sort(hsim_workload_t *w)
+{
+    /* line numbers are unique, so qsort's instability cannot show */
+    if (w->n_jobs > 1)
+        qsort(w->jobs, w->n_jobs, sizeof *w->jobs, by_submit_then_line);
+}
+

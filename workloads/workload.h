@@ -1,0 +1,54 @@
+/*
+ * workload.h - a loaded, cleaned job stream and the trace header facts.
+ *
+ * Jobs are kept in submission order (stable by input line), which is the
+ * order the engine submits them in; every input job is either in jobs[] or in
+ * rejected[], never lost.
+ */
+#ifndef HSIM_WORKLOAD_H
+#define HSIM_WORKLOAD_H
+
+#include "../sim/job.h"
+
+typedef struct hsim_swf_header {
+    int64_t max_procs;        /* MaxProcs, -1 when absent */
+    int64_t max_nodes;        /* MaxNodes, -1 when absent */
+    int64_t max_jobs;         /* MaxJobs, -1 when absent */
+    int64_t max_records;      /* MaxRecords, -1 when absent */
+    int64_t unix_start_time;  /* UnixStartTime, -1 when absent */
+    int64_t time_zone;        /* TimeZone (seconds), -1 when absent */
+    char time_zone_string[64];/* TimeZoneString, "" when absent */
+    char computer[128];       /* Computer, "" when absent */
+    char installation[128];   /* Installation, "" when absent */
+    char version[32];         /* Version, "" when absent */
+} hsim_swf_header_t;
+
+typedef struct hsim_workload {
+    hsim_job_t *jobs;             /* sorted by (submit, line) */
+    size_t n_jobs;
+    size_t cap_jobs;
+    hsim_rejection_t *rejected;   /* in input order */
+    size_t n_rejected;
+    size_t cap_rejected;
+    size_t n_input;               /* job lines read = n_jobs + n_rejected */
+    hsim_swf_header_t header;
+} hsim_workload_t;
+
+/* Cleaning rules applied to raw SWF jobs (DESIGN.md, README). */
+typedef enum hsim_clean_preset {
+    HSIM_CLEAN_PYSS,      /* what the golden schedules were made with */
+    HSIM_CLEAN_STANDARD,  /* processors from field 8, kill at requested time */
+} hsim_clean_preset_t;
+
+/* Empties w (all fields zeroed, header fields -1). */
+void hsim_workload_init(hsim_workload_t *w);
+/* Frees what w holds; w can be initialised again. */
+void hsim_workload_free(hsim_workload_t *w);
+/* Appends a copy of job / a rejection.  0 or HSIM_ENOMEM. */
+int hsim_workload_add(hsim_workload_t *w, const hsim_job_t *job);
+int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
+                         const char *reason);
+/* Stable sort of jobs by (submit, line).  O(n log n). */
+void hsim_workload_sort(hsim_workload_t *w);
+
+#endif
