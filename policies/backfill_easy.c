@@ -11,8 +11,8 @@
  * the shadow time, so the pass keeps shadow and extra up to date instead of
  * recomputing them.
  *
- * Cost per pass: O(running) to find the shadow time, and a scan of the queue
- * that stops as soon as no processor is free.
+ * Cost per pass: O(running) to find the shadow time, and O(log queue) per
+ * job that is narrow enough to fit now (the queue's min-tree skips the rest).
  */
 #include "queue.h"
 
@@ -99,17 +99,20 @@ static int backfill_in_order(easy_t *s, const hsim_view_t *v, const hsim_decide_
                              int32_t free_now, hsim_time_t shadow, int32_t extra)
 {
     hsim_queue_t *q = &s->queue;
-    for (size_t i = q->first + 1; i < q->n && free_now > 0; i++) {
-        int32_t job = q->ids[i];
-        if (job < 0)
-            continue;
-        int started, rc = try_backfill(v, d, job, &free_now, shadow, &extra, &started);
+    int rc;
+    long i = hsim_queue_find_backfill(q, q->first + 1, free_now, extra, shadow - v->now, &rc);
+    while (i >= 0) {
+        int started;
+        rc = try_backfill(v, d, q->ids[i], &free_now, shadow, &extra, &started);
         if (rc)
             return rc;
-        if (started)
-            hsim_queue_remove_at(q, i);
+        HSIM_ASSERT(started); /* the queue's test is the same as ours */
+        hsim_queue_remove_at(q, (size_t)i);
+        if (free_now == 0)
+            break;
+        i = hsim_queue_find_backfill(q, (size_t)i + 1, free_now, extra, shadow - v->now, &rc);
     }
-    return 0;
+    return rc;
 }
 
 /* Backfilling in another order than the queue's (e.g. shortest first). */

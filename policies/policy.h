@@ -39,8 +39,11 @@ typedef struct hsim_view {
     const hsim_vjob_t *jobs;       /* every job, indexed by job index; an
                                       index is the job's rank in submission
                                       order, so it also breaks ties */
-    const int32_t *waiting;        /* submitted, not started: submission order */
-    size_t n_waiting;
+    const int32_t *waiting;        /* submitted, not started: submission
+                                      order; an entry < 0 is a hole (a job
+                                      that left), to be skipped */
+    size_t n_waiting;              /* entries in waiting[], holes included */
+    size_t waiting_holes;          /* holes among them */
     const hsim_running_t *running; /* by (est_end, start order) ascending */
     size_t n_running;
 } hsim_view_t;

@@ -106,6 +106,15 @@ int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t)
     return p->free[step_of(p, t)];
 }
 
+int32_t hsim_profile_max_free(const hsim_profile_t *p, hsim_time_t from, hsim_time_t to)
+{
+    int32_t best = 0;
+    for (size_t i = step_of(p, from); i < p->n && p->t[i] < to; i++)
+        if (p->free[i] > best)
+            best = p->free[i];
+    return best;
+}
+
 hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
                                   int32_t procs, hsim_time_t dur)
 {

@@ -1,5 +1,6 @@
 /*
- * queue.c - the ordered waiting queue with holes.  See queue.h.
+ * queue.c - the ordered waiting queue with holes and a min-tree.  See
+ * queue.h.
  */
 #include "queue.h"
 
@@ -15,6 +16,10 @@ void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order)
 void hsim_queue_free(hsim_queue_t *q)
 {
     hsim_free(q->ids);
+    hsim_free(q->procs);
+    hsim_free(q->est);
+    hsim_free(q->tree);
+    hsim_free(q->tree_est);
     hsim_queue_init(q, q->order);
 }
 
@@ -22,36 +27,112 @@ static void compact(hsim_queue_t *q)
 {
     size_t k = 0;
     for (size_t i = q->first; i < q->n; i++)
-        if (q->ids[i] >= 0)
-            q->ids[k++] = q->ids[i];
+        if (q->ids[i] >= 0) {
+            q->ids[k] = q->ids[i];
+            q->est[k] = q->est[i];
+            q->procs[k++] = q->procs[i];
+        }
     q->n = k;
     q->holes = 0;
     q->first = 0;
+    q->tree_stale = 1;
+}
+
+static void tree_pull(hsim_queue_t *q, size_t k)
+{
+    int32_t a = q->tree[2 * k], b = q->tree[2 * k + 1];
+    q->tree[k] = a < b ? a : b;
+    hsim_time_t x = q->tree_est[2 * k], y = q->tree_est[2 * k + 1];
+    q->tree_est[k] = x < y ? x : y;
+}
+
+/* Sets leaf i and its ancestors.  O(log leaves). */
+static void tree_set(hsim_queue_t *q, size_t i, int32_t procs, hsim_time_t est)
+{
+    if (q->tree_stale)
+        return; /* rebuilt before the next use */
+    if (i >= q->leaves) {
+        q->tree_stale = 1; /* outgrown */
+        return;
+    }
+    size_t k = q->leaves + i;
+    q->tree[k] = procs;
+    q->tree_est[k] = est;
+    for (k /= 2; k >= 1; k /= 2)
+        tree_pull(q, k);
+}
+
+/* Sizes the tree to the queue as it is now (twice its slots, so appends
+   do not soon outgrow it): an emptied queue gets a small tree again. */
+static int tree_rebuild(hsim_queue_t *q)
+{
+    size_t leaves = 64;
+    while (leaves < 2 * q->n)
+        leaves *= 2;
+    if (leaves > q->tree_cap) {
+        int32_t *t = hsim_realloc(q->tree, 2 * leaves * sizeof *t);
+        if (!t)
+            return HSIM_ENOMEM;
+        q->tree = t;
+        hsim_time_t *te = hsim_realloc(q->tree_est, 2 * leaves * sizeof *te);
+        if (!te)
+            return HSIM_ENOMEM;
+        q->tree_est = te;
+        q->tree_cap = leaves;
+    }
+    q->leaves = leaves;
+    for (size_t i = 0; i < leaves; i++) {
+        q->tree[leaves + i] = i < q->n ? q->procs[i] : INT32_MAX;
+        q->tree_est[leaves + i] = i < q->n ? q->est[i] : HSIM_TIME_MAX;
+    }
+    for (size_t k = leaves - 1; k >= 1; k--)
+        tree_pull(q, k);
+    q->tree_stale = 0;
+    return 0;
 }
 
 int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
                       hsim_time_t now)
 {
-    if (q->holes)
-        compact(q); /* binary search needs a hole-free array */
-    if (hsim_grow(&q->ids, &q->cap, q->n + 1, sizeof *q->ids))
+    size_t cap = q->cap;
+    if (hsim_grow(&q->ids, &cap, q->n + 1, sizeof *q->ids))
         return HSIM_ENOMEM;
+    cap = q->cap;
+    if (hsim_grow(&q->procs, &cap, q->n + 1, sizeof *q->procs))
+        return HSIM_ENOMEM;
+    cap = q->cap;
+    if (hsim_grow(&q->est, &cap, q->n + 1, sizeof *q->est))
+        return HSIM_ENOMEM;
+    q->cap = cap;
+    /* Appending is the common case (FCFS): compare with the last live job. */
+    long last = (long)q->n - 1;
+    while (last >= (long)q->first && q->ids[last] < 0)
+        last--;
+    if (last < (long)q->first || q->order->compare(jobs, q->ids[last], job, now) < 0) {
+        q->ids[q->n] = job;
+        q->procs[q->n] = jobs[job].procs;
+        q->est[q->n] = jobs[job].estimate;
+        tree_set(q, q->n, jobs[job].procs, jobs[job].estimate);
+        q->n++;
+        return 0;
+    }
+    compact(q); /* the binary search needs a hole-free array */
     size_t lo = 0, hi = q->n;
-    /* Appending is the common case (FCFS): test the end first. */
-    if (hi == 0 || q->order->compare(jobs, q->ids[hi - 1], job, now) < 0) {
-        lo = hi;
-    } else {
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (q->order->compare(jobs, q->ids[mid], job, now) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (q->order->compare(jobs, q->ids[mid], job, now) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     memmove(&q->ids[lo + 1], &q->ids[lo], (q->n - lo) * sizeof *q->ids);
+    memmove(&q->procs[lo + 1], &q->procs[lo], (q->n - lo) * sizeof *q->procs);
+    memmove(&q->est[lo + 1], &q->est[lo], (q->n - lo) * sizeof *q->est);
     q->ids[lo] = job;
+    q->procs[lo] = jobs[job].procs;
+    q->est[lo] = jobs[job].estimate;
     q->n++;
+    q->tree_stale = 1;
     return 0;
 }
 
@@ -59,18 +140,58 @@ void hsim_queue_remove_at(hsim_queue_t *q, size_t i)
 {
     HSIM_ASSERT(i < q->n && q->ids[i] >= 0);
     q->ids[i] = -1;
+    q->procs[i] = INT32_MAX;
+    q->est[i] = HSIM_TIME_MAX;
+    tree_set(q, i, INT32_MAX, HSIM_TIME_MAX);
     q->holes++;
     if (i == q->first)
         while (q->first < q->n && q->ids[q->first] < 0)
             q->first++;
-    if (q->first == q->n)
+    if (q->first == q->n) {
         q->n = q->first = q->holes = 0;
+        q->tree_stale = 1;
+    }
 }
 
 void hsim_queue_tidy(hsim_queue_t *q)
 {
     if (q->holes > 32 && q->holes > q->n / 2)
         compact(q);
+}
+
+/* Could the tree node k hold a job that backfills?  Necessary, not
+   sufficient: the two minima may come from different jobs. */
+static int node_may(const hsim_queue_t *q, size_t k, int32_t free_now, int32_t extra,
+                    hsim_time_t max_est)
+{
+    int32_t p = q->tree[k];
+    return p <= free_now && (p <= extra || q->tree_est[k] <= max_est);
+}
+
+static long search(const hsim_queue_t *q, size_t k, size_t lo, size_t hi, size_t from,
+                   int32_t free_now, int32_t extra, hsim_time_t max_est)
+{
+    if (hi <= from || !node_may(q, k, free_now, extra, max_est))
+        return -1;
+    if (k >= q->leaves)
+        return (long)lo; /* a leaf: the test is exact */
+    size_t mid = lo + (hi - lo) / 2;
+    long r = search(q, 2 * k, lo, mid, from, free_now, extra, max_est);
+    if (r < 0)
+        r = search(q, 2 * k + 1, mid, hi, from, free_now, extra, max_est);
+    return r;
+}
+
+long hsim_queue_find_backfill(hsim_queue_t *q, size_t from, int32_t free_now,
+                              int32_t extra, hsim_time_t max_est, int *rc)
+{
+    *rc = 0;
+    if (from >= q->n)
+        return -1;
+    if (q->tree_stale && (*rc = tree_rebuild(q)))
+        return -1;
+    long slot = search(q, 1, 0, q->leaves, from, free_now, extra, max_est);
+    return slot >= 0 && (size_t)slot < q->n ? slot : -1;
 }
 
 /* qsort has no context argument, so a stable merge sort of its own. */
@@ -108,7 +229,13 @@ int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
 int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
 {
     compact(q);
-    return hsim_order_sort(q->ids, q->n, jobs, q->order, now);
+    int rc = hsim_order_sort(q->ids, q->n, jobs, q->order, now);
+    for (size_t i = 0; i < q->n; i++) {
+        q->procs[i] = jobs[q->ids[i]].procs;
+        q->est[i] = jobs[q->ids[i]].estimate;
+    }
+    q->tree_stale = 1;
+    return rc;
 }
 
 void hsim_queue_copy(const hsim_queue_t *q, int32_t *out)

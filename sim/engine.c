@@ -26,8 +26,10 @@ typedef struct run {
     uint8_t *state;            /* job_state below */
     int64_t *start_seq;        /* start order of running jobs */
 
-    int32_t *waiting;          /* submission order */
-    size_t n_waiting, cap_waiting;
+    int32_t *waiting;          /* submission order; -1 = a hole */
+    size_t n_waiting, cap_waiting; /* slots used (holes included), allocated */
+    size_t waiting_holes;      /* -1 entries in waiting[] */
+    size_t *wslot;             /* slot of a waiting job in waiting[] */
     hsim_running_t *running;   /* by (est_end, start_seq) */
     int64_t *running_seq;      /* start_seq parallel to running[] */
     size_t n_running, cap_running, cap_running_seq;
@@ -61,6 +63,7 @@ static void refresh_view(run_t *r)
     r->view.running_procs = r->running_procs;
     r->view.waiting = r->waiting;
     r->view.n_waiting = r->n_waiting;
+    r->view.waiting_holes = r->waiting_holes;
     r->view.running = r->running;
     r->view.n_running = r->n_running;
 }
@@ -86,18 +89,25 @@ static int push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
     return hsim_heap_push(&r->heap, &ev);
 }
 
-static int remove_waiting(run_t *r, int32_t job)
+static void remove_waiting(run_t *r, int32_t job)
 {
-    /* Usually near the front: scan from there. */
+    r->waiting[r->wslot[job]] = -1;
+    r->waiting_holes++;
+}
+
+/* Squeezes the holes out of waiting[]; only between passes.  O(n). */
+static void compact_waiting(run_t *r)
+{
+    size_t k = 0;
     for (size_t i = 0; i < r->n_waiting; i++) {
-        if (r->waiting[i] == job) {
-            memmove(&r->waiting[i], &r->waiting[i + 1],
-                    (r->n_waiting - i - 1) * sizeof *r->waiting);
-            r->n_waiting--;
-            return 0;
+        int32_t job = r->waiting[i];
+        if (job >= 0) {
+            r->wslot[job] = k;
+            r->waiting[k++] = job;
         }
     }
-    return -1;
+    r->n_waiting = k;
+    r->waiting_holes = 0;
 }
 
 /* Starts job now: the decision callback and the reserved-start event. */
@@ -113,8 +123,7 @@ static int start_job(run_t *r, int32_t job)
                          "policy error: job %lld needs %d processors, %d are free at %lld s",
                          (long long)j->id, j->procs, free_now,
                          (long long)(r->now / HSIM_SECOND));
-    if (remove_waiting(r, job))
-        return HSIM_EINPUT;
+    remove_waiting(r, job);
     if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
         hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
                   sizeof *r->running_seq))
@@ -206,11 +215,14 @@ static int submit_job(run_t *r, int32_t job)
     const hsim_job_t *j = &r->w->jobs[job];
     hsim_vjob_t *vj = &r->vjobs[job];
     vj->estimate = clamp_estimate(r->cfg->predictor->predict(r->pred_state, j, r->now), j);
+    if (r->waiting_holes > r->n_waiting / 2)
+        compact_waiting(r);
     if (hsim_grow(&r->waiting, &r->cap_waiting, r->n_waiting + 1, sizeof *r->waiting))
         return HSIM_ENOMEM;
+    r->wslot[job] = r->n_waiting;
     r->waiting[r->n_waiting++] = job;
-    if (r->n_waiting > r->stats.max_waiting)
-        r->stats.max_waiting = r->n_waiting;
+    if (r->n_waiting - r->waiting_holes > r->stats.max_waiting)
+        r->stats.max_waiting = r->n_waiting - r->waiting_holes;
     r->state[job] = JOB_WAITING;
     refresh_view(r);
     const hsim_scheduler_t *s = r->cfg->scheduler;
@@ -230,7 +242,8 @@ static int setup(run_t *r)
     r->reserved_at = hsim_calloc(n, sizeof *r->reserved_at);
     r->state = hsim_calloc(n, sizeof *r->state);
     r->start_seq = hsim_calloc(n, sizeof *r->start_seq);
-    if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq)
+    r->wslot = hsim_calloc(n, sizeof *r->wslot);
+    if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq || !r->wslot)
         return HSIM_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         const hsim_job_t *j = &r->w->jobs[i];
@@ -271,6 +284,7 @@ static void teardown(run_t *r)
     hsim_free(r->reserved_at);
     hsim_free(r->state);
     hsim_free(r->start_seq);
+    hsim_free(r->wslot);
     hsim_free(r->waiting);
     hsim_free(r->running);
     hsim_free(r->running_seq);
@@ -310,6 +324,7 @@ static int loop(run_t *r)
         if (rc)
             return rc;
     }
+    compact_waiting(r);
     if (r->n_waiting)
         return hsim_errf(r->e, HSIM_EINPUT,
                          "policy error: %zu jobs still wait after the last event (job %lld first)",

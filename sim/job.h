@@ -29,7 +29,24 @@ typedef struct hsim_job {
     uint8_t killed_at_estimate; /* 1: the trace job ran past its requested
                                    time; cleaning cut it there (it is reported
                                    as killed) */
+    /* Multi-resource request, for heterogeneous clusters ([nodes X]
+       sections).  Zero where the trace says nothing: a plain SWF job asks
+       for procs cores anywhere. */
+    int32_t nodes;         /* whole nodes asked for, 0 = any placement */
+    int32_t cores_per_node;/* cores on each of those nodes, 0 = procs/nodes */
+    int64_t mem_mb;        /* memory in MiB in total, 0 = not asked */
+    int32_t gpus;          /* GPUs in total, 0 = none */
+    int32_t gpu_milli;     /* share of each GPU in thousandths (fractional
+                              GPU pods), 1000 = whole GPUs; 0 when gpus = 0 */
+    uint32_t gpu_models;   /* acceptable GPU models: bit i = the workload's
+                              model i; 0 = any model */
+    int32_t fpgas;         /* FPGAs in total, 0 = none */
+    int16_t job_class;     /* index into the workload's classes, -1 = none;
+                              the class gives speedups per node type */
 } hsim_job_t;
+
+/* Sets the fields of a fresh job to "unknown / none". */
+void hsim_job_init(hsim_job_t *j);
 
 /* Why an input job does not run: written to rejected.csv. */
 typedef struct hsim_rejection {

@@ -26,7 +26,7 @@ static hsim_time_t tmin(hsim_time_t a, hsim_time_t b) { return a < b ? a : b; }
 
 static void job_from_record(const hsim_swf_record_t *r, hsim_job_t *j)
 {
-    memset(j, 0, sizeof *j);
+    hsim_job_init(j);
     j->id = r->id;
     j->line = r->line;
     j->user = r->user;

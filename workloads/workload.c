@@ -57,3 +57,32 @@ void hsim_workload_sort(hsim_workload_t *w)
         qsort(w->jobs, w->n_jobs, sizeof *w->jobs, by_submit_then_line);
 }
 
+
+static int intern(char table[][HSIM_LABEL_MAX], size_t *n, size_t max, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(table[i], name))
+            return (int)i;
+    if (*n == max || strlen(name) >= HSIM_LABEL_MAX)
+        return -1;
+    hsim_strlcpy(table[*n], name, HSIM_LABEL_MAX);
+    return (int)(*n)++;
+}
+
+int hsim_workload_model(hsim_workload_t *w, const char *name)
+{
+    return intern(w->models, &w->n_models, HSIM_MAX_MODELS, name);
+}
+
+int hsim_workload_class(hsim_workload_t *w, const char *name)
+{
+    return intern(w->classes, &w->n_classes, HSIM_MAX_CLASSES, name);
+}
+
+void hsim_job_init(hsim_job_t *j)
+{
+    memset(j, 0, sizeof *j);
+    j->user = j->group = j->app = j->queue = j->partition = -1;
+    j->after = -1;
+    j->job_class = -1;
+}

@@ -23,6 +23,10 @@ typedef struct hsim_swf_header {
     char version[32];         /* Version, "" when absent */
 } hsim_swf_header_t;
 
+#define HSIM_MAX_MODELS 32      /* GPU models a workload can name */
+#define HSIM_MAX_CLASSES 64     /* job classes a workload can name */
+#define HSIM_LABEL_MAX 48
+
 typedef struct hsim_workload {
     hsim_job_t *jobs;             /* sorted by (submit, line) */
     size_t n_jobs;
@@ -32,6 +36,12 @@ typedef struct hsim_workload {
     size_t cap_rejected;
     size_t n_input;               /* job lines read = n_jobs + n_rejected */
     hsim_swf_header_t header;
+    char models[HSIM_MAX_MODELS][HSIM_LABEL_MAX]; /* GPU model names, for
+                                     hsim_job_t.gpu_models bits */
+    size_t n_models;
+    char classes[HSIM_MAX_CLASSES][HSIM_LABEL_MAX]; /* job class names, for
+                                     hsim_job_t.job_class */
+    size_t n_classes;
 } hsim_workload_t;
 
 /* Cleaning rules applied to raw SWF jobs (DESIGN.md, README). */
@@ -48,6 +58,10 @@ void hsim_workload_free(hsim_workload_t *w);
 int hsim_workload_add(hsim_workload_t *w, const hsim_job_t *job);
 int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
                          const char *reason);
+/* Index of a GPU model / job class name, added when new.  -1 when the
+   table is full or name is longer than HSIM_LABEL_MAX - 1. */
+int hsim_workload_model(hsim_workload_t *w, const char *name);
+int hsim_workload_class(hsim_workload_t *w, const char *name);
 /* Stable sort of jobs by (submit, line).  O(n log n). */
 void hsim_workload_sort(hsim_workload_t *w);
 
