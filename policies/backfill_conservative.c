@@ -10,29 +10,45 @@
  * again at its earliest fit: never later than before, so no reservation is
  * ever delayed.
  *
+ * Taking a job out and placing it again is the costly way to ask "can it
+ * start earlier?".  With its reservation at 'at', a window [t, t + dur),
+ * t < at, either ends by at, and is then a window of the whole profile
+ * (its own reservation is not in the way), or it runs on into its own slot,
+ * and then needs only the processors free from t to at.  So the earliest
+ * new start is the earlier of (a) the earliest window for the job's shape
+ * in the whole profile, if it ends by at, and (b) the start of the run of
+ * free processors that ends at at, if there is one.  (a) depends on the
+ * shape and the profile only, and the jobs of one array share their shape
+ * and sit together in the queue, so it is cached, and an entry is dropped
+ * only when a change of the profile can alter it.
+ *
  * Cost: a placement is O(breakpoints).  A termination visits the whole
- * queue; a job is only scanned for an earlier fit when the profile has
- * enough free processors for it somewhere before its reservation (a binary
- * search in the profile's running maximum), and the scan starts there.  A
- * job that cannot move is left in place without touching the profile.
+ * queue, at O(log breakpoints) for most jobs (a cached shape plus one
+ * binary search); only jobs that move touch the profile, O(breakpoints).
  */
 #include "profile.h"
 #include "queue.h"
 
-/* A stretch of time where processors were given back: [from, to). */
-typedef struct span {
-    hsim_time_t from, to;
-} span_t;
+#define SHAPE_CACHE 256 /* entries in the shape cache, direct-mapped */
+
+/* What is known of the earliest window of one job shape in the profile
+   as it is now. */
+typedef struct shape_fit {
+    int32_t procs;            /* the shape: processors (0 = empty entry)... */
+    hsim_time_t dur;          /* ...and estimate */
+    hsim_time_t earliest;     /* no window [t, t + dur) with procs free
+                                 starts in [now, earliest) */
+    int exact;                /* and there is one at earliest */
+} shape_fit_t;
 
 typedef struct cons {
     hsim_profile_t profile;   /* running jobs and reservations */
     hsim_queue_t queue;       /* jobs whose reserved start is in the future */
     hsim_time_t *at;          /* reserved start, by job index */
     int ready;                /* profile initialised */
-    span_t *moved;            /* slots vacated by the last compression */
-    size_t n_moved, cap_moved;
-    span_t *moving;           /* slots vacated by this compression */
-    size_t n_moving, cap_moving;
+    shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
+    uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
+    size_t n_live;
 } cons_t;
 
 static int cons_create(const hsim_policy_params_t *p, void **state)
@@ -57,16 +73,71 @@ static void cons_destroy(void *state)
     hsim_profile_free(&s->profile);
     hsim_queue_free(&s->queue);
     hsim_free(s->at);
-    hsim_free(s->moved);
-    hsim_free(s->moving);
     hsim_free(s);
+}
+
+/*
+ * Keeps the shape cache true after free processors changed by delta over
+ * [from, to).  Fewer processors cannot open a window: an exact entry whose
+ * window they overlap becomes a bound.  More can open one that starts
+ * before the known bound only if it reaches into [from, to), so the bound
+ * drops to the first start that does.  O(live entries).
+ */
+static void update_shapes(cons_t *s, hsim_time_t now, hsim_time_t from, hsim_time_t to,
+                          int32_t delta)
+{
+    for (size_t i = 0; i < s->n_live; i++) {
+        shape_fit_t *f = &s->fits[s->live[i]];
+        if (delta < 0) {
+            if (f->exact && from < f->earliest + f->dur && to > f->earliest)
+                f->exact = 0;
+        } else if (from < f->earliest + f->dur) {
+            hsim_time_t first = from - f->dur + 1;
+            if (first < now)
+                first = now;
+            if (first < f->earliest) {
+                f->earliest = first;
+                f->exact = 0;
+            }
+        }
+    }
+}
+
+/* Windows cannot start before now: raises the bounds below it. */
+static void update_now(cons_t *s, hsim_time_t now)
+{
+    for (size_t i = 0; i < s->n_live; i++) {
+        shape_fit_t *f = &s->fits[s->live[i]];
+        if (f->earliest < now) {
+            f->earliest = now;
+            f->exact = 0;
+        }
+    }
+}
+
+/* Empties the cache: a compression pass starts by giving back processors
+   from now on, which leaves little of it, and keeping it short keeps
+   update_shapes() cheap. */
+static void clear_shapes(cons_t *s)
+{
+    for (size_t i = 0; i < s->n_live; i++)
+        s->fits[s->live[i]].procs = 0;
+    s->n_live = 0;
+}
+
+/* Reserves [t, t + dur) for procs processors (or gives it back, procs < 0);
+   now is the present. */
+static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs)
+{
+    update_shapes(s, now, t, t + dur, -procs);
+    return hsim_profile_add(&s->profile, t, t + dur, -procs);
 }
 
 static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide_t *d)
 {
     const hsim_vjob_t *j = &v->jobs[job];
     hsim_time_t t = hsim_profile_earliest(&s->profile, v->now, j->procs, j->estimate);
-    int rc = hsim_profile_add(&s->profile, t, t + j->estimate, -j->procs);
+    int rc = book(s, v->now, t, j->estimate, j->procs);
     if (rc)
         return rc;
     s->at[job] = t;
@@ -85,137 +156,100 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
         s->ready = 1;
     }
     hsim_profile_trim(&s->profile, v->now);
+    update_now(s, v->now);
     int rc = hsim_queue_insert(&s->queue, v->jobs, job, v->now);
     if (rc)
         return rc;
     return place(s, v, job, d);
 }
 
+/* (a): does a window for the shape lie wholly before at?  If so, its start;
+   else a value > at - dur.  Cached: the scan resumes where it stopped. */
+static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs,
+                                       hsim_time_t dur, hsim_time_t at)
+{
+    uint64_t h = ((uint64_t)procs * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dur;
+    size_t slot = (h ^ (h >> 29)) % SHAPE_CACHE;
+    shape_fit_t *f = &s->fits[slot];
+    if (f->procs != procs || f->dur != dur) {
+        if (!f->procs)
+            s->live[s->n_live++] = (uint16_t)slot;
+        *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = now, .exact = 0};
+    }
+    hsim_time_t limit = at - dur;
+    if (!f->exact && f->earliest <= limit) {
+        hsim_time_t t = hsim_profile_earliest_until(&s->profile, f->earliest, procs, dur, limit);
+        f->earliest = t;
+        f->exact = t <= limit;
+    }
+    return f->earliest;
+}
+
 /*
- * Can job (reserved at 'at') start earlier than at?  Scans the profile as
- * if the job's own reservation were gone, from 'now' (any time before which
- * it cannot start) up to at; returns the earliest such time, or at when
- * there is none.  O(breakpoints before at + estimate).
+ * The earliest start before 'at' for a job reserved at at, as if its own
+ * reservation were gone; at when there is none.  See the file comment.
  */
-static hsim_time_t earlier_fit(const hsim_profile_t *p, hsim_time_t now, hsim_time_t at,
+static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
                                int32_t procs, hsim_time_t dur)
 {
-    hsim_time_t own_end = at + dur;
-    size_t lo = 0, hi = p->n; /* the step holding now */
+    hsim_time_t best = at;
+    hsim_time_t a = shape_window_before(s, now, procs, dur, at);
+    if (a + dur <= at)
+        best = a;
+    /* (b): the run of >= procs free processors that ends at at */
+    const hsim_profile_t *p = &s->profile;
+    if (hsim_profile_free_at(p, at - 1) < procs)
+        return best;
+    size_t lo = 0, hi = p->n; /* the step holding at - 1 */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (p->t[mid] <= now)
+        if (p->t[mid] <= at - 1)
             lo = mid;
         else
             hi = mid;
     }
     size_t i = lo;
-    hsim_time_t pos = now, cand = now;
-    /* Walk segments cut at the breakpoints and at the job's own bounds
-       (merging may have removed the breakpoints there). */
-    while (cand < at) {
-        hsim_time_t step_end = i + 1 < p->n ? p->t[i + 1] : HSIM_TIME_MAX;
-        hsim_time_t seg_end = step_end;
-        if (pos < at && at < seg_end)
-            seg_end = at;
-        else if (pos < own_end && own_end < seg_end)
-            seg_end = own_end;
-        int32_t f = p->free[i];
-        if (pos >= at && pos < own_end)
-            f += procs; /* the job's own reservation, taken out */
-        if (f < procs)
-            cand = seg_end;
-        else if (seg_end == HSIM_TIME_MAX || cand + dur <= seg_end)
-            return cand;
-        pos = seg_end;
-        if (pos >= step_end)
-            i++;
-    }
-    return at;
+    while (i > 0 && p->t[i] > now && p->free[i - 1] >= procs)
+        i--;
+    hsim_time_t b = p->t[i] > now ? p->t[i] : now;
+    return b < best ? b : best;
 }
 
-/* Most processors free anywhere in [from, to) from now on; 0 if empty. */
-static int32_t max_free_from(const hsim_profile_t *p, hsim_time_t now, hsim_time_t from,
-                             hsim_time_t to)
-{
-    if (from < now)
-        from = now;
-    return from < to ? hsim_profile_max_free(p, from, to) : 0;
-}
-
-/*
- * The compression pass.  Which jobs can move?  A job was at its earliest
- * fit when it was last placed or looked at; since then its candidate
- * windows only lost processors, except where processors were given back:
- * this termination's unused estimate, and the slots vacated by jobs that
- * moved in this pass or after it in the last one.  A window that became
- * feasible holds such a point, with at least the job's processors free
- * there now.  So bound = the most processors free now in any of those
- * stretches is an upper bound for what can move, and the queue's min-tree
- * skips every wider job without looking at it.  bound only grows during
- * the pass (each move gives back a slot), so it stays an upper bound.
- */
 static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
                       hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d)
 {
     (void)start;
     cons_t *s = state;
-    hsim_profile_t *p = &s->profile;
     hsim_time_t now = v->now;
-    int rc = 0;
-    hsim_profile_trim(p, now);
-    int32_t bound = 0;
-    if (est_end > now) {
-        if ((rc = hsim_profile_add(p, now, est_end, v->jobs[job].procs)))
-            return rc;
-        bound = max_free_from(p, now, now, est_end);
-    }
-    for (size_t k = 0; k < s->n_moved; k++) {
-        int32_t f = max_free_from(p, now, s->moved[k].from, s->moved[k].to);
-        if (f > bound)
-            bound = f;
-    }
-    s->n_moving = 0;
+    int rc;
+    hsim_profile_trim(&s->profile, now);
+    clear_shapes(s);
+    if (est_end > now && (rc = book(s, now, now, est_end - now, -v->jobs[job].procs)))
+        return rc;
     hsim_queue_t *q = &s->queue;
     hsim_queue_tidy(q);
-    long i = bound ? hsim_queue_find_backfill(q, q->first, bound, bound, 0, &rc) : -1;
-    while (i >= 0) {
+    for (size_t i = q->first; i < q->n; i++) {
         int32_t w = q->ids[i];
+        if (w < 0)
+            continue;
         const hsim_vjob_t *j = &v->jobs[w];
         hsim_time_t at = s->at[w];
         if (at <= now) {
             /* its start is due now or has happened: fixed */
-            hsim_queue_remove_at(q, (size_t)i);
-        } else {
-            hsim_time_t t = earlier_fit(p, now, at, j->procs, j->estimate);
-            if (t < at) {
-                if ((rc = hsim_profile_add(p, at, at + j->estimate, j->procs)) ||
-                    (rc = hsim_profile_add(p, t, t + j->estimate, -j->procs)) ||
-                    (rc = hsim_grow(&s->moving, &s->cap_moving, s->n_moving + 1,
-                                    sizeof *s->moving)))
-                    return rc;
-                s->moving[s->n_moving++] = (span_t){at, at + j->estimate};
-                int32_t f = max_free_from(p, now, at, at + j->estimate);
-                if (f > bound)
-                    bound = f;
-                s->at[w] = t;
-                if ((rc = d->reserve(d->ctx, w, t)))
-                    return rc;
-            }
+            hsim_queue_remove_at(q, i);
+            continue;
         }
-        i = hsim_queue_find_backfill(q, (size_t)i + 1, bound, bound, 0, &rc);
+        hsim_time_t t = earlier_fit(s, now, at, j->procs, j->estimate);
+        if (t == at)
+            continue;
+        HSIM_ASSERT(t < at);
+        if ((rc = book(s, now, at, j->estimate, -j->procs)) ||
+            (rc = book(s, now, t, j->estimate, j->procs)))
+            return rc;
+        s->at[w] = t;
+        if ((rc = d->reserve(d->ctx, w, t)))
+            return rc;
     }
-    if (rc)
-        return rc;
-    /* this pass's vacated slots are looked at again by the next one */
-    span_t *tmp = s->moved;
-    size_t cap = s->cap_moved;
-    s->moved = s->moving;
-    s->cap_moved = s->cap_moving;
-    s->n_moved = s->n_moving;
-    s->moving = tmp;
-    s->cap_moving = cap;
-    s->n_moving = 0;
     return 0;
 }
 

@@ -106,22 +106,13 @@ int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t)
     return p->free[step_of(p, t)];
 }
 
-int32_t hsim_profile_max_free(const hsim_profile_t *p, hsim_time_t from, hsim_time_t to)
-{
-    int32_t best = 0;
-    for (size_t i = step_of(p, from); i < p->n && p->t[i] < to; i++)
-        if (p->free[i] > best)
-            best = p->free[i];
-    return best;
-}
-
-hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
-                                  int32_t procs, hsim_time_t dur)
+hsim_time_t hsim_profile_earliest_until(const hsim_profile_t *p, hsim_time_t from,
+                                        int32_t procs, hsim_time_t dur, hsim_time_t limit)
 {
     HSIM_ASSERT(procs <= p->capacity);
     size_t i = step_of(p, from);
     hsim_time_t cand = from;
-    for (; i < p->n; i++) {
+    for (; i < p->n && cand <= limit; i++) {
         if (p->free[i] < procs) {
             cand = i + 1 < p->n ? p->t[i + 1] : cand;
             continue;
@@ -129,7 +120,13 @@ hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
         if (i + 1 == p->n || cand + dur <= p->t[i + 1])
             return cand;
     }
-    return cand; /* the last step has every processor free */
+    return cand; /* > limit, or the last step, where all are free */
+}
+
+hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
+                                  int32_t procs, hsim_time_t dur)
+{
+    return hsim_profile_earliest_until(p, from, procs, dur, HSIM_TIME_MAX);
 }
 
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)

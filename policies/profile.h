@@ -29,12 +29,14 @@ void hsim_profile_free(hsim_profile_t *p);
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta);
 /* Free processors at time t (t >= the first breakpoint). */
 int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t);
-/* Most processors free at any time in [from, to), from < to.
-   O(log breakpoints + steps in the range). */
-int32_t hsim_profile_max_free(const hsim_profile_t *p, hsim_time_t from, hsim_time_t to);
 /* Earliest t >= from such that procs are free over all of [t, t + dur). */
 hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
                                   int32_t procs, hsim_time_t dur);
+/* Same, but stops looking at limit: returns the earliest t <= limit, or
+   some value > limit before which there is no such t.  O(breakpoints up
+   to limit + dur). */
+hsim_time_t hsim_profile_earliest_until(const hsim_profile_t *p, hsim_time_t from,
+                                        int32_t procs, hsim_time_t dur, hsim_time_t limit);
 /* Forgets the steps that end at or before now. */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
 

@@ -2,9 +2,9 @@
  * engine.c - the event loop, the job ledger and the checks on decisions.
  *
  * Submissions are not pushed onto the heap: the workload is already sorted by
- * (submit, line), which is the order of submission events, and submissions
- * sort before every other event kind at one time but after expiries, so the
- * loop merges that array with the heap of created events.  The running set
+ * (submit, line), which is the order of submission events, so the loop
+ * merges that array with the heap of created events and with an indexed
+ * heap of reserved starts, one per job, that a new reservation replaces.  The running set
  * is kept sorted by (estimated end, start order), which is what backfilling
  * reads; insertions and removals are binary searches plus a memmove.
  */
@@ -35,7 +35,8 @@ typedef struct run {
     size_t n_running, cap_running, cap_running_seq;
     int32_t running_procs;
 
-    hsim_heap_t heap;
+    hsim_heap_t heap;          /* terminations (and later expiries) */
+    hsim_rheap_t reservations; /* reserved starts, one per job at most */
     int64_t seq;               /* next event sequence number */
     int64_t starts;            /* next start order */
     hsim_time_t now;
@@ -142,6 +143,7 @@ static int start_job(run_t *r, int32_t job)
     r->start_seq[job] = seq;
     r->state[job] = JOB_RUNNING;
     r->reserved_at[job] = -1;
+    hsim_rheap_remove(&r->reservations, job);
 
     hsim_outcome_t *o = &r->out[job];
     o->start = r->now;
@@ -169,7 +171,9 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
                          "policy error: reservation in the past for job %lld",
                          (long long)r->w->jobs[job].id);
     r->reserved_at[job] = at;
-    return push_event(r, at, HSIM_EV_START, job);
+    hsim_event_t ev = {.time = at, .seq = r->seq++, .job = job, .kind = HSIM_EV_START};
+    hsim_rheap_set(&r->reservations, &ev);
+    return 0;
 }
 
 static int finish_job(run_t *r, int32_t job)
@@ -261,6 +265,8 @@ static int setup(run_t *r)
     r->view.jobs = r->vjobs;
     r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve};
     hsim_heap_init(&r->heap);
+    if (hsim_rheap_init(&r->reservations, n))
+        return HSIM_ENOMEM;
     hsim_policy_params_t params = {
         .capacity = r->cfg->capacity,
         .n_jobs = n,
@@ -280,6 +286,7 @@ static void teardown(run_t *r)
     if (r->pred_state)
         r->cfg->predictor->destroy(r->pred_state);
     hsim_heap_free(&r->heap);
+    hsim_rheap_free(&r->reservations);
     hsim_free(r->vjobs);
     hsim_free(r->reserved_at);
     hsim_free(r->state);
@@ -290,36 +297,55 @@ static void teardown(run_t *r)
     hsim_free(r->running_seq);
 }
 
+/* The next event of the three sources: submissions (the sorted job array),
+   created events, reserved starts.  Returns 0 when there is none. */
+static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, int *source)
+{
+    const hsim_event_t *best = NULL;
+    hsim_event_t sub;
+    *source = -1;
+    if (next_submit < r->w->n_jobs) {
+        sub = (hsim_event_t){.time = r->w->jobs[next_submit].submit, .seq = -1,
+                             .job = (int32_t)next_submit, .kind = HSIM_EV_SUBMIT};
+        best = &sub;
+        *source = 0;
+    }
+    const hsim_event_t *h = hsim_heap_peek(&r->heap);
+    if (h && (!best || hsim_event_less(h, best))) {
+        best = h;
+        *source = 1;
+    }
+    const hsim_event_t *s = hsim_rheap_peek(&r->reservations);
+    if (s && (!best || hsim_event_less(s, best))) {
+        best = s;
+        *source = 2;
+    }
+    if (!best)
+        return 0;
+    *ev = *best;
+    return 1;
+}
+
 static int loop(run_t *r)
 {
-    size_t next_submit = 0, n = r->w->n_jobs;
-    for (;;) {
-        const hsim_event_t *top = hsim_heap_peek(&r->heap);
-        int take_submit = 0;
-        if (next_submit < n) {
-            const hsim_job_t *j = &r->w->jobs[next_submit];
-            take_submit = !top || j->submit < top->time ||
-                          (j->submit == top->time && top->kind > HSIM_EV_SUBMIT);
-        }
+    size_t next_submit = 0;
+    hsim_event_t ev;
+    int source;
+    while (next_event(r, next_submit, &ev, &source)) {
         int rc;
         r->stats.events++;
-        if (take_submit) {
-            r->now = r->w->jobs[next_submit].submit;
-            rc = submit_job(r, (int32_t)next_submit++);
-        } else if (top) {
-            hsim_event_t ev;
+        r->now = ev.time;
+        if (source == 0) {
+            next_submit++;
+            rc = submit_job(r, ev.job);
+        } else if (source == 1) {
             hsim_heap_pop(&r->heap, &ev);
-            r->now = ev.time;
             refresh_view(r);
-            if (ev.kind == HSIM_EV_END)
-                rc = finish_job(r, ev.job);
-            else if (ev.kind == HSIM_EV_START && r->state[ev.job] == JOB_WAITING &&
-                     r->reserved_at[ev.job] == ev.time)
-                rc = start_job(r, ev.job);
-            else
-                rc = 0; /* a reservation that was moved since */
+            rc = finish_job(r, ev.job);
         } else {
-            break;
+            hsim_rheap_remove(&r->reservations, ev.job);
+            refresh_view(r);
+            rc = start_job(r, ev.job);
         }
         if (rc)
             return rc;

@@ -53,4 +53,30 @@ static inline const hsim_event_t *hsim_heap_peek(const hsim_heap_t *h)
     return h->n ? &h->ev[0] : NULL;
 }
 
+/*
+ * An indexed heap of pending reserved starts: at most one entry per job,
+ * ordered like events.  Setting a job's reservation again replaces its
+ * entry in place (conservative backfilling moves reservations millions of
+ * times on big traces; a plain heap would fill with stale entries).
+ * Set, remove and pop are O(log n); peek is O(1).
+ */
+typedef struct hsim_rheap {
+    hsim_event_t *ev;   /* ev[0] is the least */
+    size_t n;
+    int32_t *pos;       /* slot of each job's entry, -1 when none */
+    size_t n_jobs;      /* jobs indexable: 0..n_jobs-1 */
+} hsim_rheap_t;
+
+/* Room for n_jobs jobs.  0 or HSIM_ENOMEM; free with hsim_rheap_free. */
+int hsim_rheap_init(hsim_rheap_t *h, size_t n_jobs);
+void hsim_rheap_free(hsim_rheap_t *h);
+/* Inserts e, or replaces the entry of job e->job. */
+void hsim_rheap_set(hsim_rheap_t *h, const hsim_event_t *e);
+/* Removes job's entry, if it has one. */
+void hsim_rheap_remove(hsim_rheap_t *h, int32_t job);
+static inline const hsim_event_t *hsim_rheap_peek(const hsim_rheap_t *h)
+{
+    return h->n ? &h->ev[0] : NULL;
+}
+
 #endif

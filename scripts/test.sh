@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# test.sh: set up, build with warnings as errors, and run the whole test
+# suite (unit, golden and command-line tests) twice: on a plain build and on
+# a build with AddressSanitizer and UndefinedBehaviorSanitizer.  The golden
+# tests read ../shared (set HSIM_SHARED to put it elsewhere).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shared=${HSIM_SHARED:-$(cd .. && pwd)/shared}
+jobs=$(nproc)
+
+scripts/setup.sh build -DHSIM_WERROR=ON -DHSIM_SHARED="$shared"
+(cd build && ctest --output-on-failure -j "$jobs")
+
+echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+scripts/setup.sh build-asan -DHSIM_WERROR=ON -DHSIM_SANITIZE=ON -DHSIM_SHARED="$shared"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")

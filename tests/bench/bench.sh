@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench.sh [POLICIES]: speed and memory of whole replays, outside the test run.
+# Prints, for each trace and policy, the wall time of the whole command
+# (reading the gzip trace, simulating, writing jobs.csv and summary.csv),
+# jobs per second and peak resident memory.  KTH-SP2 (28,476 jobs, 100
+# processors) and RICC-2010 (447,794 jobs, 8,192 processors) under the given
+# backfilling disciplines (default: none easy conservative), then RICC at
+# 10%, 50% and 100% of its jobs to show how the cost grows.
+# Usage: tests/bench/bench.sh [none easy conservative]   (after scripts/setup.sh)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+shared=${HSIM_SHARED:-$(cd .. && pwd)/shared}
+hsim=${HSIM:-$root/build/hsim}
+policies=${*:-none easy conservative}
+command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get install time)"; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+run() { # name trace procs max_jobs backfill
+  local name=$1 trace=$2 procs=$3 max=$4 bf=$5
+  cat > "$work/$name.ini" <<INI
+[experiment]
+name = $name
+output = $work/out
+[workload]
+path = $trace
+clean = pyss
+max_jobs = $max
+[cluster]
+processors = $procs
+[policy $bf]
+backfill = $bf
+INI
+  local out
+  out=$( { /usr/bin/time -f "%e %M" "$hsim" -q "$work/$name.ini" >/dev/null; } 2>&1 | tail -1)
+  local secs=${out% *} kb=${out#* }
+  local jobs
+  jobs=$(($(wc -l < "$work/out/$name/$bf/jobs.csv") - 1))
+  awk -v n="$name" -v b="$bf" -v j="$jobs" -v s="$secs" -v k="$kb" 'BEGIN {
+    printf "%-16s %-13s %8d jobs %8.2f s %12.0f jobs/s %8.1f MB peak\n", n, b, j, s, (s > 0 ? j / s : 0), k / 1024 }'
+}
+
+kth=$shared/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz
+ricc=$shared/traces/swf/RICC-2010-2.swf.gz
+for bf in $policies; do run kth-sp2 "$kth" 100 0 "$bf"; done
+for bf in $policies; do run ricc-2010 "$ricc" 8192 0 "$bf"; done
+for bf in $policies; do
+  for pct in 10 50 100; do
+    run "ricc-${pct}pct" "$ricc" 8192 $((447794 * pct / 100)) "$bf"
+  done
+done

@@ -1,0 +1,358 @@
+/*
+ * test_topology.c - node shapes from synthetic descriptions, from the XML
+ * topologies shipped in traces/topologies/, and from small XML files written
+ * here to pin down the card-counting rules (one GPU per card whatever its
+ * OS devices, FPGA detection), plus every kind of bad input.
+ */
+#include "harness.h"
+
+#include "sim/topology.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WHERE "exp.ini:7"
+#define TOPO_DIR HSIM_SOURCE_DIR "/traces/topologies"
+
+typedef struct expect {
+    const char *spec;
+    int cores, pus, numa, packages;
+    int64_t memory_mb;
+    int gpus;
+    const char *gpu_model;
+    int64_t gpu_memory_mb;
+    int fpgas;
+} expect_t;
+
+static void check_shape(const expect_t *x, const char *base_dir)
+{
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    int rc = hsim_topology_load(x->spec, base_dir, WHERE, &s, &e);
+    if (rc)
+        fprintf(stderr, "\n%s: %s\n", x->spec, e.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(s.cores, x->cores);
+    CU_ASSERT_EQUAL(s.pus, x->pus);
+    CU_ASSERT_EQUAL(s.numa, x->numa);
+    CU_ASSERT_EQUAL(s.packages, x->packages);
+    CU_ASSERT_EQUAL(s.memory_mb, x->memory_mb);
+    CU_ASSERT_EQUAL(s.gpus, x->gpus);
+    CU_ASSERT_STRING_EQUAL(s.gpu_model, x->gpu_model);
+    CU_ASSERT_EQUAL(s.gpu_memory_mb, x->gpu_memory_mb);
+    CU_ASSERT_EQUAL(s.fpgas, x->fpgas);
+    CU_ASSERT_TRUE(s.desc[0] != '\0');
+    if (s.cores != x->cores || s.gpus != x->gpus || s.fpgas != x->fpgas ||
+        s.memory_mb != x->memory_mb)
+        fprintf(stderr, "\n%s: got %s\n", x->spec, s.desc);
+}
+
+/* ---- synthetic ---- */
+
+static void test_synthetic(void)
+{
+    static const expect_t cases[] = {
+        /* no memory= attribute: hwloc's invented 1 GiB/NUMA is reported as unknown */
+        {"synthetic:pack:2 numa:1 core:16 pu:2", 32, 64, 2, 2, 0, 0, "", 0, 0},
+        {"synthetic:pack:2 numa:2(memory=64GiB) core:8 pu:1", 32, 32, 4, 2, 4 * 64 * 1024, 0, "", 0, 0},
+        {"synthetic:pack:1 core:4 pu:4", 4, 16, 1, 1, 0, 0, "", 0, 0},
+        {"synthetic:pack:2 l3:1 core:12 pu:2", 24, 48, 1, 2, 0, 0, "", 0, 0},
+        {"synthetic:core:8 pu:2", 8, 16, 1, 1, 0, 0, "", 0, 0},   /* no Package level */
+        {"synthetic:pack:2 pu:4", 8, 8, 1, 2, 0, 0, "", 0, 0},    /* no Core level */
+        {"synthetic:  pack:4 numa:1(memory=1000MiB) core:2 pu:1", 8, 8, 4, 4, 4000, 0, "", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_shape(&cases[i], NULL);
+}
+
+/* ---- shipped XML topologies ---- */
+
+static const expect_t shipped[] = {
+    {"xml:traces/topologies/cpu-node.xml", 32, 64, 2, 2, 256 * 1024, 0, "", 0, 0},
+    {"xml:traces/topologies/gpu4-node.xml", 40, 80, 2, 2, 384 * 1024, 4, "Tesla V100-SXM2-32GB",
+     32 * 1024, 0},
+    {"xml:traces/topologies/gpu8-node.xml", 64, 128, 4, 2, 1024 * 1024, 8, "NVIDIA A100-SXM4-80GB",
+     80 * 1024, 0},
+    {"xml:traces/topologies/fpga-node.xml", 24, 48, 2, 2, 192 * 1024, 0, "", 0, 1},
+};
+
+static void test_shipped_xml(void)
+{
+    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++)
+        check_shape(&shipped[i], HSIM_SOURCE_DIR);
+}
+
+/* An absolute file ignores base_dir; a base_dir with a trailing slash works. */
+static void test_xml_paths(void)
+{
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_topology_load("xml:" TOPO_DIR "/gpu4-node.xml", "/nonexistent", WHERE,
+                                       &s, &e), 0);
+    CU_ASSERT_EQUAL(s.gpus, 4);
+    CU_ASSERT_EQUAL(hsim_topology_load("xml:gpu8-node.xml", TOPO_DIR "/", WHERE, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.gpus, 8);
+}
+
+/* Every XML file in traces/topologies/ loads and has a sane shape. */
+static void test_every_shipped_file_loads(void)
+{
+    DIR *d = opendir(TOPO_DIR);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int files = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".xml"))
+            continue;
+        char spec[512];
+        snprintf(spec, sizeof spec, "xml:%s", de->d_name);
+        hsim_node_shape_t s;
+        hsim_err_t e = {{0}};
+        int rc = hsim_topology_load(spec, TOPO_DIR, WHERE, &s, &e);
+        if (rc)
+            fprintf(stderr, "\n%s\n", e.msg);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_TRUE(s.cores >= 1 && s.pus >= s.cores && s.numa >= 1 && s.packages >= 1);
+        CU_ASSERT_TRUE(s.memory_mb > 0);
+        files++;
+    }
+    closedir(d);
+    CU_ASSERT_TRUE(files >= 4);
+}
+
+static void test_describe(void)
+{
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_topology_load(shipped[1].spec, HSIM_SOURCE_DIR, WHERE, &s, &e), 0);
+    CU_ASSERT_STRING_EQUAL(s.desc, "40 cores/80 PUs, 2 packages, 2 NUMA, 384 GiB, "
+                                   "4 GPUs (Tesla V100-SXM2-32GB, 32 GiB)");
+    CU_ASSERT_EQUAL_FATAL(hsim_topology_load(shipped[3].spec, HSIM_SOURCE_DIR, WHERE, &s, &e), 0);
+    CU_ASSERT_STRING_EQUAL(s.desc, "24 cores/48 PUs, 2 packages, 2 NUMA, 192 GiB, 1 FPGA");
+    CU_ASSERT_EQUAL_FATAL(hsim_topology_load("synthetic:core:2 pu:1", NULL, WHERE, &s, &e), 0);
+    CU_ASSERT_STRING_EQUAL(s.desc, "2 cores/2 PUs, 1 package, 1 NUMA, memory unknown");
+
+    hsim_node_shape_t h = {.cores = 4, .pus = 8, .numa = 1, .packages = 1, .memory_mb = 1536,
+                           .gpus = 1, .gpu_memory_mb = 0, .fpgas = 2};
+    char buf[HSIM_SHAPE_DESC_MAX];
+    CU_ASSERT_STRING_EQUAL(hsim_node_shape_describe(&h, buf, sizeof buf),
+                           "4 cores/8 PUs, 1 package, 1 NUMA, 1536 MiB, 1 GPU, 2 FPGAs");
+    char tiny[8];
+    hsim_node_shape_describe(&h, tiny, sizeof tiny);
+    CU_ASSERT_STRING_EQUAL(tiny, "4 cores");
+}
+
+/* ---- card-counting rules, on XML written to a temp dir ---- */
+
+/* A one-core machine; io is placed among the Machine's children. */
+static const char xml_head[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+    "<topology version=\"2.0\">\n"
+    "  <object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+    "allowed_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\" "
+    "gp_index=\"1\">\n"
+    "    <object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+    "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"2\" local_memory=\"1073741824\"/>\n"
+    "    <object type=\"Core\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+    "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\">\n"
+    "      <object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+    "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"4\"/>\n"
+    "    </object>\n";
+static const char xml_tail[] = "  </object>\n</topology>\n";
+
+typedef struct tmp {
+    char *dir;          /* from hsim_test_tmpdir(), libc-allocated */
+    char names[8][64];  /* files written, removed by tmp_done() */
+    int n;
+} tmp_t;
+
+static void tmp_write(tmp_t *t, const char *name, const char *text)
+{
+    HSIM_ASSERT(t->n < 8);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", t->dir, name);
+    FILE *f = fopen(path, "w");
+    HSIM_ASSERT(f);
+    fputs(text, f);
+    fclose(f);
+    hsim_strlcpy(t->names[t->n++], name, sizeof t->names[0]);
+}
+
+static void tmp_done(tmp_t *t)
+{
+    char path[1024];
+    for (int i = 0; i < t->n; i++) {
+        snprintf(path, sizeof path, "%s/%s", t->dir, t->names[i]);
+        unlink(path);
+    }
+    rmdir(t->dir);
+    free(t->dir);
+}
+
+/* Writes head + io + tail as name in t and loads it. */
+static int load_io(tmp_t *t, const char *name, const char *io, hsim_node_shape_t *s,
+                   hsim_err_t *e)
+{
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s%s", xml_head, io, xml_tail);
+    tmp_write(t, name, text);
+    char spec[128];
+    snprintf(spec, sizeof spec, "xml:%s", name);
+    return hsim_topology_load(spec, t->dir, WHERE, s, e);
+}
+
+#define PCI(gp, busid, type, extra)                                                        \
+    "    <object type=\"PCIDev\" gp_index=\"" gp "\" pci_busid=\"" busid "\" pci_type=\"" type \
+    "\">\n" extra "    </object>\n"
+#define OSDEV(gp, name, subtype, ostype, infos)                                            \
+    "      <object type=\"OSDev\" gp_index=\"" gp "\" name=\"" name "\" subtype=\"" subtype     \
+    "\" osdev_type=\"" ostype "\">" infos "</object>\n"
+#define INFO(n, v) "<info name=\"" n "\" value=\"" v "\"/>"
+
+static void test_card_rules(void)
+{
+    tmp_t t = {hsim_test_tmpdir("topology"), {{0}}, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t.dir);
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+
+    /* OS devices without a PCI parent: 2 CUDA + 2 NVML + 1 OpenCL GPU are 2 cards */
+    const char *orphans =
+        "    <object type=\"OSDev\" gp_index=\"10\" name=\"cuda0\" subtype=\"CUDA\" osdev_type=\"5\">"
+        INFO("GPUModel", "Model A") INFO("CUDAGlobalMemorySize", "16777216") "</object>\n"
+        "    <object type=\"OSDev\" gp_index=\"11\" name=\"cuda1\" subtype=\"CUDA\" osdev_type=\"5\"/>\n"
+        "    <object type=\"OSDev\" gp_index=\"12\" name=\"nvml0\" subtype=\"NVML\" osdev_type=\"1\"/>\n"
+        "    <object type=\"OSDev\" gp_index=\"13\" name=\"nvml1\" subtype=\"NVML\" osdev_type=\"1\"/>\n"
+        "    <object type=\"OSDev\" gp_index=\"14\" name=\"opencl0d0\" subtype=\"OpenCL\" osdev_type=\"5\">"
+        INFO("OpenCLDeviceType", "GPU") "</object>\n";
+    CU_ASSERT_EQUAL(load_io(&t, "orphans.xml", orphans, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.gpus, 2);
+    CU_ASSERT_STRING_EQUAL(s.gpu_model, "Model A");
+    CU_ASSERT_EQUAL(s.gpu_memory_mb, 16 * 1024);
+
+    /* a 3D controller with no OS device is a GPU, named by its PCI name;
+       a VGA chip with only a DRM device is not; a GPU's audio function
+       (same slot) is not a second card */
+    const char *pci_only =
+        PCI("20", "0000:03:00.0", "0300 [1a03:2000] [0000:0000] 41", INFO("PCIDevice", "BMC VGA")
+            OSDEV("21", "card0", "", "1", ""))
+        PCI("22", "0000:41:00.0", "0302 [10de:20b5] [10de:1533] a1", INFO("PCIDevice", "GA100 [A100 PCIe 80GB]"))
+        PCI("23", "0000:41:00.1", "0403 [10de:1aef] [10de:1533] a1", "");
+    CU_ASSERT_EQUAL(load_io(&t, "pci-only.xml", pci_only, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.gpus, 1);
+    CU_ASSERT_STRING_EQUAL(s.gpu_model, "GA100 [A100 PCIe 80GB]");
+    CU_ASSERT_EQUAL(s.gpu_memory_mb, 0);
+    CU_ASSERT_EQUAL(s.fpgas, 0);
+
+    /* FPGAs: an Intel card seen through an OS device of subtype FPGA, an Altera
+       card by its vendor id, a Xilinx card's two functions are one card; an
+       AMD GPU through RSMI (memory with a KiB suffix) and OpenCL is one GPU */
+    const char *fpgas =
+        PCI("30", "0000:5e:00.0", "1200 [8086:0b30] [8086:0000] 01", OSDEV("31", "fpga0", "FPGA", "5", ""))
+        PCI("32", "0000:5f:00.0", "1200 [1172:5052] [1172:0000] 01", "")
+        PCI("33", "0000:60:00.0", "1200 [10ee:5004] [10ee:000e] 00", "")
+        PCI("34", "0000:60:00.1", "1200 [10ee:5005] [10ee:000e] 00", "")
+        PCI("35", "0000:c1:00.0", "0380 [1002:740c] [1002:0c34] 01",
+            OSDEV("36", "rsmi0", "RSMI", "1", INFO("GPUModel", "AMD Instinct MI250X") INFO("RSMIVRAMSize", "67108864KiB"))
+            OSDEV("37", "opencl0d0", "OpenCL", "5", INFO("OpenCLDeviceType", "GPU")));
+    CU_ASSERT_EQUAL(load_io(&t, "fpgas.xml", fpgas, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.fpgas, 3);
+    CU_ASSERT_EQUAL(s.gpus, 1);
+    CU_ASSERT_STRING_EQUAL(s.gpu_model, "AMD Instinct MI250X");
+    CU_ASSERT_EQUAL(s.gpu_memory_mb, 64 * 1024);
+
+    tmp_done(&t);
+}
+
+/* ---- errors ---- */
+
+static void expect_input_error(const char *spec, const char *base_dir, const char *needle)
+{
+    hsim_node_shape_t s;
+    memset(&s, 0xab, sizeof s);
+    hsim_err_t e = {{0}};
+    int rc = hsim_topology_load(spec, base_dir, WHERE, &s, &e);
+    CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
+    CU_ASSERT_EQUAL(strncmp(e.msg, WHERE ": ", strlen(WHERE) + 2), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "expected"));
+    if (needle)
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, needle));
+    CU_ASSERT_EQUAL(s.cores, 0);
+    CU_ASSERT_EQUAL(s.gpus, 0);
+    if (rc != HSIM_EINPUT || strncmp(e.msg, WHERE, strlen(WHERE)) ||
+        (needle && !strstr(e.msg, needle)))
+        fprintf(stderr, "\nspec '%s': rc %d, message: %s\n", spec ? spec : "(null)", rc, e.msg);
+}
+
+static void test_bad_specs(void)
+{
+    expect_input_error("pack:2 core:4", NULL, "synthetic:");
+    expect_input_error("json:node.json", NULL, "'json:node.json'");
+    expect_input_error("", NULL, "xml:");
+    expect_input_error(NULL, NULL, "xml:");
+    expect_input_error("synthetic:", NULL, "found nothing");
+    expect_input_error("xml:  ", NULL, "found nothing");
+    expect_input_error("synthetic:pack:2 core:x", NULL, "'pack:2 core:x'");
+    expect_input_error("synthetic:pack:0 core:4", NULL, "Invalid argument");
+    expect_input_error("synthetic:socket:2 widget:3", NULL, "synthetic");
+}
+
+static void test_bad_files(void)
+{
+    expect_input_error("xml:no-such-node.xml", TOPO_DIR, "No such file or directory");
+    expect_input_error("xml:no-such-node.xml", TOPO_DIR, TOPO_DIR "/no-such-node.xml");
+    expect_input_error("xml:traces", HSIM_SOURCE_DIR, "traces");
+
+    tmp_t t = {hsim_test_tmpdir("topology"), {{0}}, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t.dir);
+    tmp_write(&t, "cut.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"\n");
+    tmp_write(&t, "empty.xml", "");
+    tmp_write(&t, "other.xml", "<?xml version=\"1.0\"?>\n<html><body/></html>\n");
+    tmp_write(&t, "text.xml", "pack:2 core:16 pu:2\n");
+    expect_input_error("xml:cut.xml", t.dir, "cut.xml");
+    expect_input_error("xml:empty.xml", t.dir, "empty.xml");
+    expect_input_error("xml:other.xml", t.dir, "other.xml");
+    expect_input_error("xml:text.xml", t.dir, "hwloc XML");
+    tmp_done(&t);
+}
+
+/* An allocation failure is reported, and nothing leaks (the harness checks). */
+static void test_out_of_memory(void)
+{
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    hsim_alloc_fail_after(1);
+    CU_ASSERT_EQUAL(hsim_topology_load(shipped[0].spec, HSIM_SOURCE_DIR, WHERE, &s, &e), HSIM_ENOMEM);
+    hsim_alloc_fail_after(0);
+    CU_ASSERT_EQUAL(strncmp(e.msg, WHERE, strlen(WHERE)), 0);
+}
+
+/* A failed load followed by good ones: no state carries over. */
+static void test_repeatable(void)
+{
+    hsim_node_shape_t a, b;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_topology_load(shipped[2].spec, HSIM_SOURCE_DIR, WHERE, &a, &e), 0);
+    CU_ASSERT_EQUAL(hsim_topology_load("xml:missing.xml", HSIM_SOURCE_DIR, WHERE, &b, &e), HSIM_EINPUT);
+    CU_ASSERT_EQUAL(hsim_topology_load(shipped[2].spec, HSIM_SOURCE_DIR, WHERE, &b, &e), 0);
+    CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof a), 0);
+}
+
+void hsim_test_register(void)
+{
+    CU_pSuite s = hsim_test_suite("topology");
+    HSIM_TEST(s, test_synthetic);
+    HSIM_TEST(s, test_shipped_xml);
+    HSIM_TEST(s, test_xml_paths);
+    HSIM_TEST(s, test_every_shipped_file_loads);
+    HSIM_TEST(s, test_describe);
+    HSIM_TEST(s, test_card_rules);
+    HSIM_TEST(s, test_bad_specs);
+    HSIM_TEST(s, test_bad_files);
+    HSIM_TEST(s, test_out_of_memory);
+    HSIM_TEST(s, test_repeatable);
+}
