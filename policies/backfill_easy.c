@@ -71,7 +71,11 @@ static void shadow_of(const hsim_view_t *v, int32_t need, int32_t free_now,
             return;
         }
     }
-    HSIM_ASSERT(!"the head needs more processors than the machine has");
+    /* On a cluster of nodes the head can be blocked with enough processors
+       free (no node holds its GPUs, say): reserve it now and backfill only
+       into what it leaves. */
+    *shadow = v->now;
+    *extra = avail >= need ? avail - need : 0;
 }
 
 static int try_backfill(const hsim_view_t *v, const hsim_decide_t *d, int32_t job,
@@ -86,6 +90,8 @@ static int try_backfill(const hsim_view_t *v, const hsim_decide_t *d, int32_t jo
     if (!ends_in_time && j->procs > *extra)
         return 0;
     int rc = d->start(d->ctx, job);
+    if (rc == HSIM_NOFIT)
+        return 0; /* no node can hold it now */
     if (rc)
         return rc;
     *free_now -= j->procs;
@@ -106,8 +112,8 @@ static int backfill_in_order(easy_t *s, const hsim_view_t *v, const hsim_decide_
         rc = try_backfill(v, d, q->ids[i], &free_now, shadow, &extra, &started);
         if (rc)
             return rc;
-        HSIM_ASSERT(started); /* the queue's test is the same as ours */
-        hsim_queue_remove_at(q, (size_t)i);
+        if (started) /* else the cluster could not place it */
+            hsim_queue_remove_at(q, (size_t)i);
         if (free_now == 0)
             break;
         i = hsim_queue_find_backfill(q, (size_t)i + 1, free_now, extra, shadow - v->now, &rc);
@@ -161,6 +167,8 @@ static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
         if (v->jobs[job].procs > free_now)
             break;
         int rc = d->start(d->ctx, job);
+        if (rc == HSIM_NOFIT)
+            break; /* the processors are free, but no node can hold it */
         if (rc)
             return rc;
         free_now -= v->jobs[job].procs;

@@ -43,6 +43,8 @@ static int none_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
         if (v->jobs[job].procs > free_now)
             break;
         int rc = d->start(d->ctx, job);
+        if (rc == HSIM_NOFIT)
+            break; /* the processors are free, but no node can hold it */
         if (rc)
             return rc;
         free_now -= v->jobs[job].procs;

@@ -27,6 +27,8 @@ enum {
     HSIM_EINPUT = -2,   /* bad input: a message naming file and line was printed */
     HSIM_EIO = -3,      /* a file could not be opened, read or written */
     HSIM_EUSAGE = -4,   /* bad command line */
+    HSIM_NOFIT = 1,     /* not an error: no node can hold the job now (a
+                           placement's or a start decision's answer) */
 };
 
 /* Programming errors only: aborts with file and line. */

@@ -9,6 +9,7 @@
 
 #include "../policies/registry.h"
 #include "../workloads/swf.h"
+#include "topology.h"
 
 #include <ini.h>
 #include <errno.h>
@@ -20,10 +21,13 @@ typedef struct parse {
     hsim_config_t *c;
     hsim_err_t *e;
     int rc;                    /* first error */
+    int err_line;              /* its line */
     int line;                  /* line being parsed */
     const char *text;          /* string input, or NULL */
     FILE *file;                /* file input, or NULL */
     hsim_policy_config_t *policy; /* current [policy X], or NULL */
+    hsim_nodes_config_t *nodes;   /* current [nodes X], or NULL */
+    hsim_class_config_t *cls;     /* current [class X], or NULL */
     char section[128];         /* current section header text */
     unsigned seen_exp, seen_wl, seen_cl; /* keys given, per section */
 } parse_t;
@@ -39,6 +43,7 @@ static int fail(parse_t *p, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     p->rc = hsim_errf(p->e, HSIM_EINPUT, "%s:%d: %s", p->c->path, p->line, what);
+    p->err_line = p->line;
     return 0;
 }
 
@@ -51,6 +56,63 @@ static int valid_name(const char *s)
               (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
             return 0;
     return 1;
+}
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+static void open_nodes(parse_t *p, const char *name)
+{
+    name = skip_blanks(name);
+    hsim_config_t *c = p->c;
+    if (!valid_name(name)) {
+        fail(p, "node type name '%s': expected letters, digits, '-', '_' or '.'", name);
+        return;
+    }
+    for (size_t i = 0; i < c->n_nodes; i++)
+        if (!strcmp(c->nodes[i].type.name, name)) {
+            fail(p, "node type '%s' is defined twice (first at line %d)", name, c->nodes[i].line);
+            return;
+        }
+    if (c->n_nodes == HSIM_MAX_NODE_TYPES) {
+        fail(p, "too many node types (at most %d)", HSIM_MAX_NODE_TYPES);
+        return;
+    }
+    hsim_nodes_config_t *nc = &c->nodes[c->n_nodes++];
+    memset(nc, 0, sizeof *nc);
+    hsim_strlcpy(nc->type.name, name, sizeof nc->type.name);
+    nc->type.count = 1;
+    nc->type.speed = 1.0;
+    nc->line = p->line;
+    p->nodes = nc;
+}
+
+static void open_class(parse_t *p, const char *name)
+{
+    name = skip_blanks(name);
+    hsim_config_t *c = p->c;
+    if (!*name || strlen(name) >= HSIM_NAME_MAX) {
+        fail(p, "class name '%s': expected 1 to %d characters", name, HSIM_NAME_MAX - 1);
+        return;
+    }
+    for (size_t i = 0; i < c->n_classes; i++)
+        if (!strcmp(c->classes[i].name, name)) {
+            fail(p, "class '%s' is defined twice (first at line %d)", name, c->classes[i].line);
+            return;
+        }
+    if (c->n_classes == HSIM_MAX_CLASS_SECTIONS) {
+        fail(p, "too many classes (at most %d)", HSIM_MAX_CLASS_SECTIONS);
+        return;
+    }
+    hsim_class_config_t *cc = &c->classes[c->n_classes++];
+    memset(cc, 0, sizeof *cc);
+    hsim_strlcpy(cc->name, name, sizeof cc->name);
+    cc->line = p->line;
+    p->cls = cc;
 }
 
 /* A section header line: checks it and opens the section. */
@@ -68,6 +130,16 @@ static void open_section(parse_t *p, const char *line)
     name[len] = '\0';
     hsim_strlcpy(p->section, name, sizeof p->section);
     p->policy = NULL;
+    p->nodes = NULL;
+    p->cls = NULL;
+    if (!strncmp(name, "nodes", 5) && (name[5] == ' ' || name[5] == '\t')) {
+        open_nodes(p, name + 6);
+        return;
+    }
+    if (!strncmp(name, "class", 5) && (name[5] == ' ' || name[5] == '\t')) {
+        open_class(p, name + 6);
+        return;
+    }
     if (!strcmp(name, "experiment") || !strcmp(name, "workload") ||
         !strcmp(name, "cluster"))
         return;
@@ -98,11 +170,13 @@ static void open_section(parse_t *p, const char *line)
         pc->order = hsim_order_find("fcfs");
         pc->scheduler = hsim_scheduler_find("none");
         pc->predictor = hsim_predictor_find("user");
+        pc->placement = hsim_placement_find("first-fit");
+        pc->spread = HSIM_PACK;
         p->policy = pc;
         return;
     }
-    fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster] "
-            "or [policy NAME]", name);
+    fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster], "
+            "[nodes NAME], [class NAME] or [policy NAME]", name);
 }
 
 static char *next_line(char *str, int num, void *stream)
@@ -163,6 +237,69 @@ static int parse_u64(const char *v, uint64_t *out)
     return 0;
 }
 
+static int parse_double(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || x != x)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_int(const char *v, int32_t lo, int32_t hi, int32_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno || x < lo || x > hi)
+        return -1;
+    *out = (int32_t)x;
+    return 0;
+}
+
+/* "256G", "512M", "1T", "64GiB" or a plain number of MiB, into MiB. */
+static int parse_size_mb(const char *v, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || errno || x < 0)
+        return -1;
+    double scale = 1;
+    if (*end == 'K' || *end == 'k')
+        scale = 1.0 / 1024;
+    else if (*end == 'M' || *end == 'm')
+        scale = 1;
+    else if (*end == 'G' || *end == 'g')
+        scale = 1024;
+    else if (*end == 'T' || *end == 't')
+        scale = 1024 * 1024;
+    else if (*end)
+        return -1;
+    if (*end) {
+        end++;
+        if (!strcmp(end, "iB") || !strcmp(end, "B"))
+            end += strlen(end);
+    }
+    if (*end)
+        return -1;
+    *out = (int64_t)(x * scale + 0.5);
+    return 0;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1"))
+        *out = 1;
+    else if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "0"))
+        *out = 0;
+    else
+        return -1;
+    return 0;
+}
+
 /* Marks key bit in *seen; complains on a repeat. */
 static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
 {
@@ -201,14 +338,107 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
     return 1;
 }
 
+static const char *const formats[] = {"swf", "gavel", "elasticflow", "alibaba",
+                                      "lublin", "dl", "mix", NULL};
+
+/* Resolves v against the INI's folder into dst. */
+static int resolve_path(parse_t *p, const char *key, const char *v, char *dst, size_t size)
+{
+    if (!*v)
+        return fail(p, "%s: expected a file, found nothing", key);
+    size_t need = v[0] == '/' ? strlen(v) : strlen(p->c->dir) + 1 + strlen(v);
+    if (need >= size)
+        return fail(p, "%s: longer than %zu characters", key, size - 1);
+    if (v[0] == '/')
+        hsim_strlcpy(dst, v, size);
+    else
+        snprintf(dst, size, "%s/%s", p->c->dir, v);
+    return 1;
+}
+
+/* The [workload] keys beyond format, path, clean and max_jobs. */
+static int workload_more(parse_t *p, const char *key, const char *v)
+{
+    hsim_config_t *c = p->c;
+    static const char *const keys[] = {"throughputs", "skip_bad_rows", "jobs", "load",
+                                       "users", "estimate_factor", "scientific", "dl",
+                                       "bigdata", "gpu_share", "gpus_per_job",
+                                       "fpga_share", "class_by", NULL};
+    size_t k = 0;
+    while (keys[k] && strcmp(keys[k], key))
+        k++;
+    if (!keys[k])
+        return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
+                       "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
+                       "estimate_factor, scientific, dl, bigdata, gpu_share, "
+                       "gpus_per_job, fpga_share or class_by", key);
+    if (!first_time(p, &p->seen_wl, 16u << k, key))
+        return 0;
+    double x;
+    switch (k) {
+    case 0:
+        return resolve_path(p, key, v, c->throughputs, sizeof c->throughputs);
+    case 1:
+        if (parse_bool(v, &c->skip_bad_rows))
+            return fail(p, "skip_bad_rows: expected true or false, found '%s'", v);
+        return 1;
+    case 2:
+        if (parse_u64(v, &c->jobs) || c->jobs < 1)
+            return fail(p, "jobs: expected a positive integer, found '%s'", v);
+        return 1;
+    case 3:
+        if (parse_double(v, &c->load) || c->load <= 0)
+            return fail(p, "load: expected a number > 0, found '%s'", v);
+        return 1;
+    case 4:
+        if (parse_int(v, 0, INT32_MAX, &c->users))
+            return fail(p, "users: expected a non-negative integer, found '%s'", v);
+        return 1;
+    case 5:
+        if (parse_double(v, &c->estimate_factor) || c->estimate_factor < 1)
+            return fail(p, "estimate_factor: expected a number >= 1, found '%s'", v);
+        return 1;
+    case 6: case 7: case 8:
+        if (parse_double(v, &x) || x < 0 || x > 1)
+            return fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
+        c->share[k - 6] = x;
+        return 1;
+    case 9: case 11:
+        if (parse_double(v, &x) || x < 0 || x > 1)
+            return fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
+        *(k == 9 ? &c->gpu_share : &c->fpga_share) = x;
+        return 1;
+    case 10:
+        if (parse_int(v, 1, 1024, &c->gpus_per_job))
+            return fail(p, "gpus_per_job: expected an integer in 1..1024, found '%s'", v);
+        return 1;
+    default:
+        if (!strcmp(v, "none"))
+            c->class_by = HSIM_CLASS_BY_NONE;
+        else if (!strcmp(v, "app"))
+            c->class_by = HSIM_CLASS_BY_APP;
+        else if (!strcmp(v, "queue"))
+            c->class_by = HSIM_CLASS_BY_QUEUE;
+        else if (!strcmp(v, "partition"))
+            c->class_by = HSIM_CLASS_BY_PARTITION;
+        else
+            return fail(p, "class_by '%s': expected one of none, app, queue, partition", v);
+        return 1;
+    }
+}
+
 static int workload_key(parse_t *p, const char *key, const char *v)
 {
     hsim_config_t *c = p->c;
     if (!strcmp(key, "format")) {
         if (!first_time(p, &p->seen_wl, 1, key))
             return 0;
-        if (strcmp(v, "swf"))
-            return fail(p, "format '%s': expected swf", v);
+        size_t k = 0;
+        while (formats[k] && strcmp(formats[k], v))
+            k++;
+        if (!formats[k])
+            return fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, "
+                           "lublin, dl, mix", v);
         hsim_strlcpy(c->format, v, sizeof c->format);
     } else if (!strcmp(key, "path")) {
         if (!first_time(p, &p->seen_wl, 2, key))
@@ -234,7 +464,7 @@ static int workload_key(parse_t *p, const char *key, const char *v)
         if (parse_u64(v, &c->max_jobs))
             return fail(p, "max_jobs: expected a non-negative integer (0 = all), found '%s'", v);
     } else {
-        return fail(p, "unknown key '%s' in [workload]: expected format, path, clean or max_jobs", key);
+        return workload_more(p, key, v);
     }
     return 1;
 }
@@ -289,10 +519,148 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             hsim_order_names(names, sizeof names);
             return fail(p, "unknown backfill_order '%s': expected one of %s", v, names);
         }
+    } else if (!strcmp(key, "placement")) {
+        if (!first_time(p, &pc->seen, 16, key))
+            return 0;
+        pc->placement = hsim_placement_find(v);
+        if (!pc->placement) {
+            hsim_placement_names(names, sizeof names);
+            return fail(p, "unknown placement '%s': expected one of %s", v, names);
+        }
+    } else if (!strcmp(key, "spread")) {
+        if (!first_time(p, &pc->seen, 32, key))
+            return 0;
+        if (!strcmp(v, "pack"))
+            pc->spread = HSIM_PACK;
+        else if (!strcmp(v, "spread"))
+            pc->spread = HSIM_SPREAD;
+        else
+            return fail(p, "spread '%s': expected pack or spread", v);
     } else {
         return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
-                       "backfill_order or estimate", key, pc->name);
+                       "backfill_order, estimate, placement or spread", key, pc->name);
     }
+    return 1;
+}
+
+/* Copies a topology's shape into the type, except the keys given by hand. */
+static void apply_shape(hsim_nodes_config_t *nc, const hsim_node_shape_t *sh)
+{
+    hsim_node_type_t *t = &nc->type;
+    if (!(nc->seen & 2048))
+        t->cores = sh->cores;
+    if (!(nc->seen & 8))
+        t->mem_mb = sh->memory_mb;
+    if (!(nc->seen & 16))
+        t->gpus = sh->gpus;
+    if (!(nc->seen & 32))
+        hsim_strlcpy(t->gpu_model, sh->gpu_model, sizeof t->gpu_model);
+    if (!(nc->seen & 64))
+        t->gpu_mem_mb = sh->gpu_memory_mb;
+    if (!(nc->seen & 128))
+        t->fpgas = sh->fpgas;
+}
+
+static int nodes_key(parse_t *p, const char *key, const char *v)
+{
+    static const char *const keys[] = {"count", "topology", "cores_unused", "memory", "gpus",
+                                       "gpu_model", "gpu_memory", "fpgas", "fpga_model",
+                                       "speed", "partition", "cores", NULL};
+    hsim_nodes_config_t *nc = p->nodes;
+    hsim_node_type_t *t = &nc->type;
+    size_t k = 0;
+    while (keys[k] && (strcmp(keys[k], key) || k == 2))
+        k++;
+    if (!keys[k])
+        return fail(p, "unknown key '%s' in [nodes %s]: expected count, topology, cores, "
+                       "memory, gpus, gpu_model, gpu_memory, fpgas, fpga_model, speed or "
+                       "partition", key, t->name);
+    if (!first_time(p, &nc->seen, 1u << k, key))
+        return 0;
+    switch (k) {
+    case 0:
+        if (parse_int(v, 1, 10000000, &t->count))
+            return fail(p, "count: expected an integer in 1..10000000, found '%s'", v);
+        return 1;
+    case 1: {
+        char where[HSIM_PATH_MAX + 16];
+        snprintf(where, sizeof where, "%s:%d", p->c->path, p->line);
+        hsim_node_shape_t sh;
+        hsim_err_t e;
+        int rc = hsim_topology_load(v, p->c->dir, where, &sh, &e);
+        if (rc) {
+            if (!p->rc) {
+                p->rc = hsim_errf(p->e, rc == HSIM_ENOMEM ? HSIM_ENOMEM : HSIM_EINPUT, "%s",
+                                  e.msg);
+                p->err_line = p->line;
+            }
+            return 0;
+        }
+        apply_shape(nc, &sh);
+        return 1;
+    }
+    case 3:
+        if (parse_size_mb(v, &t->mem_mb))
+            return fail(p, "memory: expected a size such as 256G or 512M (MiB when bare), "
+                           "found '%s'", v);
+        return 1;
+    case 4:
+        if (parse_int(v, 0, 1024, &t->gpus))
+            return fail(p, "gpus: expected an integer in 0..1024, found '%s'", v);
+        return 1;
+    case 5:
+        if (hsim_strlcpy(t->gpu_model, v, sizeof t->gpu_model) >= sizeof t->gpu_model)
+            return fail(p, "gpu_model: longer than %zu characters", sizeof t->gpu_model - 1);
+        return 1;
+    case 6:
+        if (parse_size_mb(v, &t->gpu_mem_mb))
+            return fail(p, "gpu_memory: expected a size such as 32G, found '%s'", v);
+        return 1;
+    case 7:
+        if (parse_int(v, 0, 1024, &t->fpgas))
+            return fail(p, "fpgas: expected an integer in 0..1024, found '%s'", v);
+        return 1;
+    case 8:
+        if (hsim_strlcpy(t->fpga_model, v, sizeof t->fpga_model) >= sizeof t->fpga_model)
+            return fail(p, "fpga_model: longer than %zu characters", sizeof t->fpga_model - 1);
+        return 1;
+    case 9:
+        if (parse_double(v, &t->speed) || t->speed <= 0)
+            return fail(p, "speed: expected a number > 0, found '%s'", v);
+        return 1;
+    case 10:
+        if (hsim_strlcpy(t->partition, v, sizeof t->partition) >= sizeof t->partition)
+            return fail(p, "partition: longer than %zu characters", sizeof t->partition - 1);
+        return 1;
+    default:
+        if (parse_int(v, 1, 1 << 20, &t->cores))
+            return fail(p, "cores: expected an integer in 1..1048576, found '%s'", v);
+        return 1;
+    }
+}
+
+static int class_key(parse_t *p, const char *key, const char *v)
+{
+    hsim_class_config_t *cc = p->cls;
+    if (strncmp(key, "speed.", 6) || !key[6])
+        return fail(p, "unknown key '%s' in [class %s]: expected speed.<node type or GPU "
+                       "model> = <number > 0, or none>", key, cc->name);
+    const char *target = key + 6;
+    for (size_t i = 0; i < cc->n_speeds; i++)
+        if (!strcmp(cc->speeds[i].target, target))
+            return fail(p, "key '%s' is given twice in [class %s]", key, cc->name);
+    if (cc->n_speeds == HSIM_MAX_CLASS_SPEEDS)
+        return fail(p, "too many speeds in [class %s] (at most %d)", cc->name,
+                    HSIM_MAX_CLASS_SPEEDS);
+    hsim_class_speed_t *sp = &cc->speeds[cc->n_speeds];
+    if (hsim_strlcpy(sp->target, target, sizeof sp->target) >= sizeof sp->target)
+        return fail(p, "'%s': name longer than %zu characters", key, sizeof sp->target - 1);
+    if (!strcmp(v, "none"))
+        sp->speed = -1;
+    else if (parse_double(v, &sp->speed) || sp->speed <= 0)
+        return fail(p, "%s: expected a number > 0 or none, found '%s'", key, v);
+    sp->line = p->line;
+    cc->n_speeds++;
     return 1;
 }
 
@@ -312,6 +680,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return cluster_key(p, key, value);
     if (p->policy)
         return policy_key(p, key, value);
+    if (p->nodes)
+        return nodes_key(p, key, value);
+    if (p->cls)
+        return class_key(p, key, value);
     return 1; /* unknown section: already reported */
 }
 
@@ -335,24 +707,54 @@ static void set_defaults(hsim_config_t *c, const char *path)
     c->seed = 1;
     snprintf(c->format, sizeof c->format, "swf");
     c->clean = HSIM_CLEAN_STANDARD;
+    c->jobs = 10000;
+    c->load = 0.8;
+    c->estimate_factor = 1.0;
+    c->share[0] = 0.5;
+    c->share[1] = 0.3;
+    c->share[2] = 0.2;
+    c->gpus_per_job = 1;
 }
 
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
-    if (p->rc)
-        return p->rc;
-    if (ini_rc > 0) {
+    if (ini_rc > 0 && (!p->rc || ini_rc < p->err_line)) {
+        /* inih's syntax error comes first in the file */
+        p->rc = 0;
         p->line = ini_rc;
         fail(p, "expected 'key = value', '[section]' or a ';' comment");
         return p->rc;
     }
+    if (p->rc)
+        return p->rc;
     if (ini_rc < 0)
         return hsim_errf(p->e, HSIM_ENOMEM, "%s: out of memory", c->path);
     p->line = 0;
-    if (!c->trace[0])
+    int generated = !strcmp(c->format, "lublin") || !strcmp(c->format, "dl") ||
+                    !strcmp(c->format, "mix");
+    if (!generated && !c->trace[0])
         return hsim_errf(p->e, HSIM_EINPUT, "%s: [workload] path is missing: expected a trace file",
                          c->path);
+    if (!strcmp(c->format, "gavel") && !c->throughputs[0])
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s: [workload] format gavel needs throughputs = <Gavel's throughputs.csv>",
+                         c->path);
+    for (size_t i = 0; i < c->n_nodes; i++)
+        if (c->nodes[i].type.cores < 1)
+            return hsim_errf(p->e, HSIM_EINPUT,
+                             "%s:%d: [nodes %s] has no cores: expected a topology or cores = N",
+                             c->path, c->nodes[i].line, c->nodes[i].type.name);
+    if (c->n_nodes && c->processors)
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s: [cluster] processors and [nodes] sections exclude each other: "
+                         "expected one of them", c->path);
+    if (c->n_nodes == 0 && (!strcmp(c->format, "gavel") || !strcmp(c->format, "elasticflow") ||
+                            !strcmp(c->format, "alibaba") || !strcmp(c->format, "dl") ||
+                            !strcmp(c->format, "mix")))
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s: format %s needs a cluster of nodes: expected [nodes NAME] sections",
+                         c->path, c->format);
     if (!c->n_policies)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s: no [policy NAME] section: expected at least one", c->path);

@@ -21,8 +21,41 @@ typedef struct hsim_policy_config {
     const hsim_order_t *backfill_order;      /* backfill_order = ... (NULL) */
     const hsim_scheduler_t *scheduler;       /* backfill = ... (default none) */
     const hsim_predictor_t *predictor;       /* estimate = ... (default user) */
+    const hsim_placement_t *placement;       /* placement = ... (default first-fit) */
+    hsim_spread_t spread;                    /* spread = pack | spread (pack) */
     unsigned seen;                           /* keys already given (bits) */
 } hsim_policy_config_t;
+
+/* A [nodes NAME] section: a node type. */
+typedef struct hsim_nodes_config {
+    hsim_node_type_t type;           /* resolved: topology, then the keys */
+    int line;                        /* line of the section header */
+    unsigned seen;                   /* keys given (bits) */
+} hsim_nodes_config_t;
+
+/* One "speed.TARGET = x" of a [class NAME] section. */
+typedef struct hsim_class_speed {
+    char target[HSIM_NAME_MAX];      /* a node type or a GPU model name */
+    double speed;                    /* > 0, or -1 = cannot run there */
+    int line;
+} hsim_class_speed_t;
+
+#define HSIM_MAX_CLASS_SPEEDS 32
+
+/* A [class NAME] section: speeds of one job class. */
+typedef struct hsim_class_config {
+    char name[HSIM_NAME_MAX];
+    int line;
+    hsim_class_speed_t speeds[HSIM_MAX_CLASS_SPEEDS];
+    size_t n_speeds;
+} hsim_class_config_t;
+
+#define HSIM_MAX_CLASS_SECTIONS 64
+
+/* How SWF jobs on a heterogeneous cluster get a class and accelerators. */
+typedef enum hsim_class_by {
+    HSIM_CLASS_BY_NONE, HSIM_CLASS_BY_APP, HSIM_CLASS_BY_QUEUE, HSIM_CLASS_BY_PARTITION,
+} hsim_class_by_t;
 
 typedef struct hsim_config {
     char path[HSIM_PATH_MAX];        /* the INI file */
@@ -36,9 +69,24 @@ typedef struct hsim_config {
     int trace_line;                  /* where path was given, for messages */
     hsim_clean_preset_t clean;       /* [workload] clean (default standard) */
     uint64_t max_jobs;               /* [workload] max_jobs (0 = all) */
+    char throughputs[HSIM_PATH_MAX]; /* [workload] throughputs (gavel), resolved */
+    int skip_bad_rows;               /* [workload] skip_bad_rows (GPU traces) */
+    uint64_t jobs;                   /* [workload] jobs (generators, default 10000) */
+    double load;                     /* [workload] load (generators, default 0.8) */
+    int32_t users;                   /* [workload] users (generators, default 0) */
+    double estimate_factor;          /* [workload] estimate_factor (generators, 1) */
+    double share[3];                 /* [workload] scientific/dl/bigdata shares (mix) */
+    double gpu_share;                /* [workload] gpu_share: SWF jobs made GPU jobs */
+    int32_t gpus_per_job;            /* [workload] gpus_per_job (default 1) */
+    double fpga_share;               /* [workload] fpga_share: SWF jobs given an FPGA */
+    hsim_class_by_t class_by;        /* [workload] class_by */
     int32_t processors;              /* [cluster] processors (0 = header) */
     hsim_policy_config_t policies[HSIM_MAX_POLICIES];
     size_t n_policies;
+    hsim_nodes_config_t nodes[HSIM_MAX_NODE_TYPES]; /* [nodes NAME], in order */
+    size_t n_nodes;
+    hsim_class_config_t classes[HSIM_MAX_CLASS_SECTIONS]; /* [class NAME] */
+    size_t n_classes;
 } hsim_config_t;
 
 /* Reads path into c.  0, HSIM_EIO or HSIM_EINPUT (e has file:line: what). */

@@ -12,6 +12,7 @@
 
 #include "heap.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,17 @@ typedef struct run {
     void *sched_state;
     void *pred_state;
     hsim_run_stats_t stats;
+
+    /* With a cluster (cfg->cluster != NULL): */
+    hsim_cluster_t cluster;    /* the ledger */
+    int has_cluster;
+    void *place_state;
+    hsim_alloc_t *allocs;      /* allocation of each running job */
+    hsim_time_t *est_end;      /* planned end of each running job */
+    int32_t *deferred;         /* reserved starts that could not be placed,
+                                  retried after each termination */
+    size_t n_deferred, cap_deferred;
+    uint32_t *model_map;       /* workload GPU model i -> cluster model bits */
 } run_t;
 
 enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
@@ -111,6 +123,89 @@ static void compact_waiting(run_t *r)
     r->waiting_holes = 0;
 }
 
+/* A duration on an allocation of the given speed, to the microsecond. */
+static hsim_time_t scaled(hsim_time_t t, double speed)
+{
+    if (speed == 1.0)
+        return t;
+    long long v = llround((double)t / speed);
+    return v < 1 ? 1 : (hsim_time_t)v;
+}
+
+/* The request placement sees: the job's resources, never its runtime. */
+static void request_of(const run_t *r, const hsim_job_t *j, hsim_request_t *q)
+{
+    uint32_t models = 0;
+    for (size_t m = 0; m < r->w->n_models && m < 32; m++)
+        if (j->gpu_models & (1u << m))
+            models |= r->model_map[m];
+    *q = (hsim_request_t){
+        .procs = j->procs,
+        .nodes = j->nodes,
+        .cores_per_node = j->cores_per_node ? j->cores_per_node
+                                            : (j->nodes ? (j->procs + j->nodes - 1) / j->nodes : 0),
+        .mem_mb = j->mem_mb,
+        .gpus = j->gpus,
+        .gpu_milli = j->gpus ? (j->gpu_milli > 0 ? j->gpu_milli : 1000) : 0,
+        .gpu_models = models,
+        .fpgas = j->fpgas,
+        .job_class = j->job_class,
+        .user = j->user,
+    };
+    /* a model constraint naming no model of this cluster can never be met */
+    if (j->gpu_models && !models)
+        q->gpu_models = 1u << 31;
+}
+
+/* Places job on the cluster and takes its resources; *speed gets the speed
+   of its slowest part.  0, HSIM_NOFIT or HSIM_ENOMEM. */
+static int place_job(run_t *r, int32_t job, double *speed)
+{
+    const hsim_job_t *j = &r->w->jobs[job];
+    hsim_request_t q;
+    request_of(r, j, &q);
+    hsim_alloc_t *a = &r->allocs[job];
+    a->n = 0;
+    int rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
+    if (rc)
+        return rc;
+    double slowest = HUGE_VAL;
+    for (size_t i = 0; i < a->n; i++) {
+        const hsim_part_t *p = &a->parts[i];
+        HSIM_ASSERT(hsim_node_fits(&r->cluster, p->node, p->cores, p->mem_mb, p->gpus,
+                                   p->gpu >= 0 ? p->gpu_milli : 1000, p->fpgas));
+        size_t t = (size_t)r->cluster.nodes[p->node].type;
+        double s = hsim_cluster_speed(&r->cluster, j->job_class, t, j->gpus > 0);
+        if (s < slowest)
+            slowest = s;
+    }
+    HSIM_ASSERT(a->n > 0 && slowest > 0);
+    hsim_cluster_take(&r->cluster, a, r->now);
+    *speed = slowest;
+    r->out[job].node = a->parts[0].node;
+    r->out[job].nodes = (int32_t)a->n;
+    return 0;
+}
+
+/* Gives the job's resources back and counts what it used. */
+static void release_job(run_t *r, int32_t job)
+{
+    hsim_alloc_t *a = &r->allocs[job];
+    double secs = (double)(r->now - r->out[job].start) / HSIM_SECOND;
+    for (size_t i = 0; i < a->n; i++) {
+        const hsim_part_t *p = &a->parts[i];
+        r->stats.core_s += secs * p->cores;
+        r->stats.mem_s += secs * (double)p->mem_mb;
+        r->stats.fpga_s += secs * p->fpgas;
+        int m = r->cluster.type_model[r->cluster.nodes[p->node].type];
+        if (m >= 0)
+            r->stats.gpu_s[m] += secs * (p->gpus + p->gpu_milli / 1000.0);
+        r->stats.node_jobs[p->node]++;
+    }
+    hsim_cluster_give(&r->cluster, a, r->now);
+    hsim_alloc_free(a);
+}
+
 /* Starts job now: the decision callback and the reserved-start event. */
 static int start_job(run_t *r, int32_t job)
 {
@@ -118,19 +213,27 @@ static int start_job(run_t *r, int32_t job)
         return hsim_errf(r->e, HSIM_EINPUT,
                          "policy error: job index %d is not waiting", job);
     const hsim_job_t *j = &r->w->jobs[job];
-    int32_t free_now = hsim_view_free_now(&r->view);
-    if (j->procs > free_now)
-        return hsim_errf(r->e, HSIM_EINPUT,
-                         "policy error: job %lld needs %d processors, %d are free at %lld s",
-                         (long long)j->id, j->procs, free_now,
-                         (long long)(r->now / HSIM_SECOND));
+    double speed = 1.0;
+    if (r->has_cluster) {
+        int rc = place_job(r, job, &speed);
+        if (rc)
+            return rc; /* HSIM_NOFIT: the policy treats it as not fitting */
+    } else {
+        int32_t free_now = hsim_view_free_now(&r->view);
+        if (j->procs > free_now)
+            return hsim_errf(r->e, HSIM_EINPUT,
+                             "policy error: job %lld needs %d processors, %d are free at %lld s",
+                             (long long)j->id, j->procs, free_now,
+                             (long long)(r->now / HSIM_SECOND));
+    }
     remove_waiting(r, job);
     if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
         hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
                   sizeof *r->running_seq))
         return HSIM_ENOMEM;
     int64_t seq = r->starts++;
-    hsim_time_t est_end = r->now + r->vjobs[job].estimate;
+    hsim_time_t est_end = r->now + scaled(r->vjobs[job].estimate, speed);
+    r->est_end[job] = est_end;
     size_t at = running_lower_bound(r, est_end, seq);
     memmove(&r->running[at + 1], &r->running[at], (r->n_running - at) * sizeof *r->running);
     memmove(&r->running_seq[at + 1], &r->running_seq[at],
@@ -147,12 +250,14 @@ static int start_job(run_t *r, int32_t job)
 
     hsim_outcome_t *o = &r->out[job];
     o->start = r->now;
+    o->speed = (float)speed;
     hsim_time_t run = j->runtime;
     o->fate = j->killed_at_estimate ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
     if (run > j->estimate) { /* never past the requested time */
         run = j->estimate;
         o->fate = HSIM_FATE_KILLED;
     }
+    run = scaled(run, speed);
     o->end = r->now + run;
     refresh_view(r);
     return push_event(r, o->end, HSIM_EV_END, job);
@@ -180,7 +285,7 @@ static int finish_job(run_t *r, int32_t job)
 {
     const hsim_vjob_t *vj = &r->vjobs[job];
     hsim_time_t start = r->out[job].start;
-    hsim_time_t est_end = start + vj->estimate;
+    hsim_time_t est_end = r->est_end[job];
     size_t at = running_lower_bound(r, est_end, r->start_seq[job]);
     HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
     memmove(&r->running[at], &r->running[at + 1], (r->n_running - at - 1) * sizeof *r->running);
@@ -189,6 +294,10 @@ static int finish_job(run_t *r, int32_t job)
     r->n_running--;
     r->running_procs -= vj->procs;
     r->state[job] = JOB_DONE;
+    if (r->has_cluster)
+        release_job(r, job);
+    /* the scheduler planned with the unscaled estimate */
+    est_end = start + vj->estimate;
     refresh_view(r);
     const hsim_predictor_t *p = r->cfg->predictor;
     if (p->learn)
@@ -239,6 +348,33 @@ static int submit_job(run_t *r, int32_t job)
     return s->schedule(r->sched_state, &r->view, &r->decide);
 }
 
+static int setup_cluster(run_t *r)
+{
+    const hsim_cluster_spec_t *spec = r->cfg->cluster;
+    int rc = hsim_cluster_init(&r->cluster, spec->types, spec->n_types);
+    if (rc)
+        return rc;
+    r->has_cluster = 1;
+    size_t n = r->w->n_jobs;
+    if ((rc = hsim_cluster_speeds_init(&r->cluster, spec->n_classes)))
+        return rc;
+    if (spec->class_speed)
+        memcpy(r->cluster.speeds.speed, spec->class_speed,
+               spec->n_classes * spec->n_types * sizeof(double));
+    r->allocs = hsim_calloc(n, sizeof *r->allocs);
+    r->model_map = hsim_calloc(HSIM_MAX_MODELS, sizeof *r->model_map);
+    r->stats.n_nodes = r->cluster.n_nodes;
+    r->stats.node_busy = hsim_calloc(r->cluster.n_nodes, sizeof *r->stats.node_busy);
+    r->stats.node_jobs = hsim_calloc(r->cluster.n_nodes, sizeof *r->stats.node_jobs);
+    if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs)
+        return HSIM_ENOMEM;
+    for (size_t m = 0; m < r->w->n_models; m++) {
+        int cm = hsim_cluster_model(&r->cluster, r->w->models[m]);
+        r->model_map[m] = cm >= 0 ? 1u << cm : 0;
+    }
+    return r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state);
+}
+
 static int setup(run_t *r)
 {
     size_t n = r->w->n_jobs;
@@ -247,11 +383,17 @@ static int setup(run_t *r)
     r->state = hsim_calloc(n, sizeof *r->state);
     r->start_seq = hsim_calloc(n, sizeof *r->start_seq);
     r->wslot = hsim_calloc(n, sizeof *r->wslot);
-    if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq || !r->wslot)
+    r->est_end = hsim_calloc(n, sizeof *r->est_end);
+    if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq || !r->wslot || !r->est_end)
         return HSIM_ENOMEM;
+    if (r->cfg->cluster) {
+        int rc = setup_cluster(r);
+        if (rc)
+            return rc;
+    }
     for (size_t i = 0; i < n; i++) {
         const hsim_job_t *j = &r->w->jobs[i];
-        if (j->procs > r->cfg->capacity)
+        if (!r->has_cluster && j->procs > r->cfg->capacity)
             return hsim_errf(r->e, HSIM_EINPUT,
                              "job %lld (line %lld) needs %d processors, the machine has %d",
                              (long long)j->id, (long long)j->line, j->procs, r->cfg->capacity);
@@ -259,7 +401,8 @@ static int setup(run_t *r)
                                     .requested = j->estimate, .procs = j->procs,
                                     .user = j->user};
         r->reserved_at[i] = -1;
-        r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING};
+        r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING,
+                                     .node = -1, .speed = 1.0f};
     }
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
@@ -281,6 +424,19 @@ static int setup(run_t *r)
 
 static void teardown(run_t *r)
 {
+    if (r->has_cluster) {
+        for (size_t i = 0; i < r->cluster.n_nodes; i++)
+            r->stats.node_busy[i] = hsim_node_busy(&r->cluster.nodes[i], r->now);
+        if (r->place_state)
+            r->cfg->placement->destroy(r->place_state);
+        for (size_t i = 0; r->allocs && i < r->w->n_jobs; i++)
+            hsim_alloc_free(&r->allocs[i]);
+        hsim_cluster_free(&r->cluster);
+    }
+    hsim_free(r->allocs);
+    hsim_free(r->deferred);
+    hsim_free(r->model_map);
+    hsim_free(r->est_end);
     if (r->sched_state)
         r->cfg->scheduler->destroy(r->sched_state);
     if (r->pred_state)
@@ -295,6 +451,31 @@ static void teardown(run_t *r)
     hsim_free(r->waiting);
     hsim_free(r->running);
     hsim_free(r->running_seq);
+}
+
+/* A reserved start the cluster could not place: it waits for resources. */
+static int defer(run_t *r, int32_t job)
+{
+    if (hsim_grow(&r->deferred, &r->cap_deferred, r->n_deferred + 1, sizeof *r->deferred))
+        return HSIM_ENOMEM;
+    r->deferred[r->n_deferred++] = job;
+    return 0;
+}
+
+/* Starts the deferred jobs that fit now, in the order they were due. */
+static int retry_deferred(run_t *r)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_deferred; i++) {
+        int32_t job = r->deferred[i];
+        int rc = start_job(r, job);
+        if (rc == HSIM_NOFIT)
+            r->deferred[k++] = job;
+        else if (rc)
+            return rc;
+    }
+    r->n_deferred = k;
+    return 0;
 }
 
 /* The next event of the three sources: submissions (the sorted job array),
@@ -346,7 +527,11 @@ static int loop(run_t *r)
             hsim_rheap_remove(&r->reservations, ev.job);
             refresh_view(r);
             rc = start_job(r, ev.job);
+            if (rc == HSIM_NOFIT) /* planned on processors, not placeable yet */
+                rc = defer(r, ev.job);
         }
+        if (rc == 0 && source == 1 && r->n_deferred)
+            rc = retry_deferred(r);
         if (rc)
             return rc;
     }
@@ -370,8 +555,12 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
     int rc = setup(&r);
     if (rc == 0)
         rc = loop(&r);
-    if (stats)
-        *stats = r.stats;
     teardown(&r);
+    if (stats) {
+        *stats = r.stats;
+    } else {
+        hsim_free(r.stats.node_busy);
+        hsim_free(r.stats.node_jobs);
+    }
     return rc;
 }

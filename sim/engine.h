@@ -9,6 +9,7 @@
 #ifndef HSIM_ENGINE_H
 #define HSIM_ENGINE_H
 
+#include "../policies/placement.h"
 #include "../policies/policy.h"
 #include "../predictor/predictor.h"
 #include "../workloads/workload.h"
@@ -24,7 +25,23 @@ typedef struct hsim_outcome {
     hsim_time_t start;  /* when it started, -1 if never */
     hsim_time_t end;    /* when it ended, -1 if never */
     int32_t fate;       /* hsim_job_fate_t */
+    int32_t node;       /* first node of its allocation, -1 on a plain
+                           processor pool */
+    int32_t nodes;      /* nodes it ran on, 0 on a processor pool */
+    float speed;        /* speed of its allocation (1 = reference) */
 } hsim_outcome_t;
+
+/*
+ * A heterogeneous cluster for a run: node types, and the speed of each job
+ * class (the workload's classes) on each node type.
+ */
+typedef struct hsim_cluster_spec {
+    const hsim_node_type_t *types;  /* [n_types] */
+    size_t n_types;
+    const double *class_speed;      /* [n_classes * n_types], see hsim_speeds_t;
+                                       NULL = defaults only */
+    size_t n_classes;
+} hsim_cluster_spec_t;
 
 typedef struct hsim_run_config {
     int32_t capacity;                    /* processors */
@@ -32,17 +49,30 @@ typedef struct hsim_run_config {
     const hsim_order_t *backfill_order;  /* NULL = queue order */
     const hsim_scheduler_t *scheduler;   /* backfilling discipline */
     const hsim_predictor_t *predictor;   /* planning estimates */
+    const hsim_cluster_spec_t *cluster;  /* NULL: a pool of capacity processors */
+    const hsim_placement_t *placement;   /* with cluster: where jobs run */
+    hsim_spread_t spread;                /* with cluster: pack or spread */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {
     uint64_t events;       /* events handled */
     uint64_t passes;       /* scheduling passes */
     size_t max_waiting;    /* longest queue seen */
+    /* With a cluster: resource-seconds used, per kind. */
+    double core_s;         /* cores x seconds */
+    double mem_s;          /* MiB x seconds */
+    double fpga_s;         /* FPGAs x seconds */
+    double gpu_s[32];      /* GPUs x seconds, per cluster GPU model */
+    hsim_time_t *node_busy;/* [n_nodes] time each node had >= 1 job; the
+                              caller frees it (hsim_free) */
+    int32_t *node_jobs;    /* [n_nodes] jobs that ran there; caller frees */
+    size_t n_nodes;
 } hsim_run_stats_t;
 
 /*
  * Replays w (jobs sorted by submission) under cfg.  out must hold w->n_jobs
- * outcomes (index = position in w->jobs); stats may be NULL.  Returns 0,
+ * outcomes (index = position in w->jobs); stats may be NULL (when not, the
+ * caller frees stats->node_busy and node_jobs, also after an error).  Returns 0,
  * HSIM_ENOMEM, or HSIM_EINPUT when a policy made an impossible decision or
  * left jobs that can never start (e names the job).  Cost: O(events log
  * events) plus what the policy spends.

@@ -4,117 +4,229 @@
 #include "experiment.h"
 
 #include "report.h"
+#include "spec.h"
 #include "../workloads/swf.h"
 
 #include <string.h>
 
-int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
-                         int32_t *capacity, hsim_err_t *e)
+/* Everything one experiment shares between its policies. */
+typedef struct experiment {
+    const hsim_config_t *c;
+    hsim_workload_t w;
+    int32_t capacity;
+    hsim_spec_t spec;             /* with [nodes] sections */
+    hsim_cluster_t cluster;       /* an empty ledger, for totals and names */
+    int has_cluster;
+    hsim_outcome_t *out;
+    FILE *summary;
+    FILE *classes;
+} experiment_t;
+
+static int write_nodes(const experiment_t *x, const char *path, const hsim_run_stats_t *st,
+                       hsim_err_t *e)
 {
-    hsim_swf_trace_t t;
-    int rc = hsim_swf_read(c->trace, c->max_jobs, &t, e);
-    if (rc) {
-        if (rc == HSIM_EIO && strstr(e->msg, "cannot open"))
-            hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot open trace '%s'", c->path,
-                      c->trace_line, c->trace);
-        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
+    fputs("node,type,busy_s,jobs\n", f);
+    char t[32];
+    for (size_t i = 0; i < st->n_nodes; i++) {
+        const hsim_node_t *n = &x->cluster.nodes[i];
+        fprintf(f, "%zu,%s,%s,%d\n", i, x->cluster.types[n->type].name,
+                hsim_format_time(t, sizeof t, st->node_busy[i]), st->node_jobs[i]);
     }
-    *capacity = c->processors;
-    if (*capacity <= 0) {
-        if (t.header.max_procs > 0 && t.header.max_procs <= INT32_MAX)
-            *capacity = (int32_t)t.header.max_procs;
-        else if (t.header.max_nodes > 0 && t.header.max_nodes <= INT32_MAX)
-            *capacity = (int32_t)t.header.max_nodes;
-        else {
-            hsim_swf_trace_free(&t);
-            return hsim_errf(e, HSIM_EINPUT,
-                             "%s: %s has no MaxProcs or MaxNodes header: set "
-                             "[cluster] processors", c->path, c->trace);
-        }
-    }
-    hsim_workload_init(w);
-    rc = hsim_swf_clean(&t, c->clean, *capacity, w);
-    hsim_swf_trace_free(&t);
-    return rc;
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
+    return 0;
 }
 
-static int run_policy(const hsim_config_t *c, const hsim_policy_config_t *pc,
-                      const hsim_workload_t *w, int32_t capacity, hsim_outcome_t *out,
-                      hsim_summary_t *s, hsim_err_t *e)
+/* classes.csv rows: average job completion time per job class. */
+static void write_classes(const experiment_t *x, const char *policy)
 {
+    const hsim_workload_t *w = &x->w;
+    for (size_t k = 0; k < w->n_classes; k++) {
+        double jct = 0, wait = 0;
+        size_t n = 0;
+        for (size_t i = 0; i < w->n_jobs; i++) {
+            const hsim_outcome_t *o = &x->out[i];
+            if (w->jobs[i].job_class != (int32_t)k || o->start < 0)
+                continue;
+            jct += (double)(o->end - w->jobs[i].submit) / HSIM_SECOND;
+            wait += (double)(o->start - w->jobs[i].submit) / HSIM_SECOND;
+            n++;
+        }
+        fprintf(x->classes, "%s,", policy);
+        if (strpbrk(w->classes[k], ",\""))
+            fprintf(x->classes, "\"%s\"", w->classes[k]); /* names hold no quotes in practice */
+        else
+            fputs(w->classes[k], x->classes);
+        fprintf(x->classes, ",%zu,%.3f,%.3f\n", n, n ? jct / (double)n : 0.0,
+                n ? wait / (double)n : 0.0);
+    }
+}
+
+static void summary_header(const experiment_t *x)
+{
+    hsim_report_summary_header(x->summary);
+    if (x->has_cluster) {
+        fputs(",load_imbalance,util_cores,util_memory,util_fpgas", x->summary);
+        for (size_t k = 0; k < x->cluster.n_models; k++)
+            fprintf(x->summary, ",util_gpus_%s", x->cluster.models[k]);
+    }
+    fputc('\n', x->summary);
+}
+
+static int run_policy(experiment_t *x, const hsim_policy_config_t *pc, hsim_summary_t *s,
+                      hsim_err_t *e)
+{
+    const hsim_config_t *c = x->c;
     hsim_run_config_t rc_cfg = {
-        .capacity = capacity,
+        .capacity = x->capacity,
         .order = pc->order,
         .backfill_order = pc->backfill_order,
         .scheduler = pc->scheduler,
         .predictor = pc->predictor,
+        .cluster = x->has_cluster ? &x->spec.spec : NULL,
+        .placement = pc->placement,
+        .spread = pc->spread,
     };
     hsim_err_t run_err = {{0}};
-    int rc = hsim_engine_run(w, &rc_cfg, out, NULL, &run_err);
-    if (rc == HSIM_ENOMEM)
-        return rc;
+    hsim_run_stats_t st;
+    memset(&st, 0, sizeof st);
+    int rc = hsim_engine_run(&x->w, &rc_cfg, x->out, &st, &run_err);
     if (rc) {
+        hsim_free(st.node_busy);
+        hsim_free(st.node_jobs);
+        if (rc == HSIM_ENOMEM)
+            return rc;
         hsim_errf(e, 1, "%s: policy '%s' failed: %s", c->path, pc->name, run_err.msg);
         return 1;
     }
     char dir[HSIM_PATH_MAX * 2], path[HSIM_PATH_MAX * 2 + 16];
     snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);
-    if ((rc = hsim_mkdirs(dir, e)))
+    if ((rc = hsim_mkdirs(dir, e)) == 0) {
+        snprintf(path, sizeof path, "%s/jobs.csv", dir);
+        rc = hsim_report_jobs(path, &x->w, x->out, e);
+    }
+    if (rc == 0 && x->has_cluster) {
+        snprintf(path, sizeof path, "%s/nodes.csv", dir);
+        rc = write_nodes(x, path, &st, e);
+    }
+    if (rc == 0)
+        rc = hsim_metrics_compute(&x->w, x->out, x->capacity, s);
+    if (rc == 0) {
+        hsim_report_summary_row(x->summary, pc->name, s, x->w.n_rejected);
+        if (x->has_cluster) {
+            hsim_cluster_metrics_t m;
+            hsim_cluster_metrics_compute(&st, &x->cluster, s->makespan, &m);
+            fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f", m.load_imbalance, m.util_cores,
+                    m.util_mem, m.util_fpgas);
+            for (size_t k = 0; k < x->cluster.n_models; k++)
+                fprintf(x->summary, ",%.6f", m.util_gpus[k]);
+        }
+        fputc('\n', x->summary);
+        write_classes(x, pc->name);
+    }
+    hsim_free(st.node_busy);
+    hsim_free(st.node_jobs);
+    return rc;
+}
+
+static int prepare(experiment_t *x, hsim_err_t *e)
+{
+    const hsim_config_t *c = x->c;
+    int rc = hsim_experiment_load(c, &x->w, &x->capacity, e);
+    if (rc)
         return rc;
-    snprintf(path, sizeof path, "%s/jobs.csv", dir);
-    if ((rc = hsim_report_jobs(path, w, out, e)))
-        return rc;
-    return hsim_metrics_compute(w, out, capacity, s);
+    if (c->n_nodes) {
+        x->has_cluster = 1;
+        if ((rc = hsim_spec_build(c, &x->w, &x->spec, e)))
+            return rc;
+        if ((rc = hsim_spec_reject_impossible(&x->spec, &x->w)))
+            return rc;
+        if ((rc = hsim_cluster_init(&x->cluster, x->spec.types, x->spec.spec.n_types)))
+            return rc;
+        x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
+                                                         : (int32_t)x->cluster.total_cores;
+    }
+    x->out = hsim_calloc(x->w.n_jobs, sizeof *x->out);
+    return x->out ? 0 : HSIM_ENOMEM;
+}
+
+static int open_out(FILE **f, const char *path, const char *header, hsim_err_t *e)
+{
+    *f = fopen(path, "w");
+    if (!*f)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
+    if (header)
+        fputs(header, *f);
+    return 0;
+}
+
+static int close_out(FILE *f, const char *path, hsim_err_t *e)
+{
+    if (!f)
+        return 0;
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
+    return 0;
 }
 
 int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
                         hsim_err_t *e)
 {
-    hsim_workload_t w;
-    int32_t capacity;
-    int rc = hsim_experiment_load(c, &w, &capacity, e);
-    if (rc)
-        return rc;
-    char dir[HSIM_PATH_MAX * 2], path[HSIM_PATH_MAX * 2 + 16];
+    experiment_t x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    char dir[HSIM_PATH_MAX * 2], spath[HSIM_PATH_MAX * 2 + 16], cpath[HSIM_PATH_MAX * 2 + 16];
     snprintf(dir, sizeof dir, "%s/%s", c->output, c->name);
-    hsim_outcome_t *out = hsim_calloc(w.n_jobs, sizeof *out);
-    FILE *summary = NULL;
-    if (!out) {
-        rc = HSIM_ENOMEM;
-        goto done;
+    snprintf(spath, sizeof spath, "%s/summary.csv", dir);
+    snprintf(cpath, sizeof cpath, "%s/classes.csv", dir);
+    int rc = prepare(&x, e);
+    if (rc == 0)
+        rc = hsim_mkdirs(dir, e);
+    if (rc == 0) {
+        char path[HSIM_PATH_MAX * 2 + 16];
+        snprintf(path, sizeof path, "%s/rejected.csv", dir);
+        rc = hsim_report_rejected(path, &x.w, e);
     }
-    if ((rc = hsim_mkdirs(dir, e)))
-        goto done;
-    snprintf(path, sizeof path, "%s/rejected.csv", dir);
-    if ((rc = hsim_report_rejected(path, &w, e)))
-        goto done;
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    summary = fopen(path, "w");
-    if (!summary) {
-        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
-        goto done;
+    if (rc == 0)
+        rc = open_out(&x.summary, spath, NULL, e);
+    if (rc == 0)
+        rc = open_out(&x.classes, cpath, "policy,class,jobs,avg_jct,avg_wait\n", e);
+    if (rc == 0) {
+        summary_header(&x);
+        if (!o->quiet) {
+            if (x.has_cluster)
+                printf("%s: %zu jobs (%zu rejected) on %zu nodes, %lld cores, %lld GPUs -> %s/\n",
+                       c->name, x.w.n_jobs, x.w.n_rejected, x.cluster.n_nodes,
+                       (long long)x.cluster.total_cores, (long long)x.cluster.total_gpus, dir);
+            else
+                printf("%s: %zu jobs (%zu rejected) on %d processors -> %s/\n", c->name,
+                       x.w.n_jobs, x.w.n_rejected, x.capacity, dir);
+            hsim_report_table_header(stdout);
+        }
     }
-    hsim_report_summary_header(summary);
-    if (!o->quiet) {
-        printf("%s: %zu jobs (%zu rejected) on %d processors -> %s/\n", c->name,
-               w.n_jobs, w.n_rejected, capacity, dir);
-        hsim_report_table_header(stdout);
-    }
-    for (size_t i = 0; i < c->n_policies; i++) {
+    for (size_t i = 0; rc == 0 && i < c->n_policies; i++) {
         const hsim_policy_config_t *pc = &c->policies[i];
         hsim_summary_t s;
-        if ((rc = run_policy(c, pc, &w, capacity, out, &s, e)))
-            goto done;
-        hsim_report_summary_row(summary, pc->name, &s, w.n_rejected);
+        if ((rc = run_policy(&x, pc, &s, e)))
+            break;
         if (!o->quiet) {
             hsim_report_table_row(stdout, pc->name, &s);
             fflush(stdout);
         }
     }
-done:
-    if (summary && fclose(summary) && !rc)
-        rc = hsim_errf(e, HSIM_EIO, "%s: write failed", path);
-    hsim_free(out);
-    hsim_workload_free(&w);
+    int rc2 = close_out(x.summary, spath, e);
+    int rc3 = close_out(x.classes, cpath, e);
+    if (!rc)
+        rc = rc2 ? rc2 : rc3;
+    hsim_free(x.out);
+    if (x.has_cluster)
+        hsim_cluster_free(&x.cluster);
+    hsim_spec_free(&x.spec);
+    hsim_workload_free(&x.w);
     return rc;
 }

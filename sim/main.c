@@ -6,21 +6,28 @@
  */
 #include "experiment.h"
 
+#include "../policies/placement.h"
 #include "../policies/registry.h"
+#include "../workloads/swf.h"
 
 #include <string.h>
 
 static void usage(FILE *f)
 {
-    char orders[256], scheds[256], preds[256];
+    char orders[256], scheds[256], preds[256], places[512];
     hsim_order_names(orders, sizeof orders);
     hsim_scheduler_names(scheds, sizeof scheds);
     hsim_predictor_names(preds, sizeof preds);
+    hsim_placement_names(places, sizeof places);
     fprintf(f,
             "usage: hsim [options] FILE.ini...\n"
+            "       hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n"
             "Runs each experiment: replays its workload under each [policy NAME]\n"
             "and writes <output>/<name>/summary.csv, rejected.csv and\n"
             "<output>/<name>/<policy>/jobs.csv.\n"
+            "hsim gen writes the workload of FILE.ini (a trace after cleaning, or\n"
+            "the jobs of a generator) as SWF, and as CSV with the resources SWF\n"
+            "cannot hold, for other tools.\n"
             "\n"
             "options:\n"
             "  -q, --quiet     print no table\n"
@@ -31,12 +38,50 @@ static void usage(FILE *f)
             "             backfill = %s\n"
             "             backfill_order = %s (default: the queue order)\n"
             "             estimate = %s\n"
+            "             placement = %s\n"
+            "             spread = pack, spread\n"
             "exit status: 0 ok, 1 a run failed, 2 bad usage or bad input\n",
-            orders, scheds, orders, preds);
+            orders, scheds, orders, preds, places);
+}
+
+/* hsim gen FILE.ini OUT.swf [OUT.csv] */
+static int gen(int argc, char **argv)
+{
+    if (argc < 4 || argc > 5) {
+        fprintf(stderr, "usage: hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n");
+        return 2;
+    }
+    hsim_config_t *c = hsim_malloc(sizeof *c);
+    if (!c)
+        return 1;
+    hsim_err_t e = {{0}};
+    hsim_workload_t w;
+    int32_t capacity;
+    hsim_workload_init(&w);
+    int rc = hsim_config_load(argv[2], c, &e);
+    if (rc == 0)
+        rc = hsim_experiment_load(c, &w, &capacity, &e);
+    if (rc == 0) {
+        if (w.header.max_procs < 0)
+            w.header.max_procs = capacity;
+        rc = hsim_swf_write(argv[3], &w, &e);
+    }
+    if (rc == 0 && argc == 5)
+        rc = hsim_csv_write_jobs(argv[4], &w, &e);
+    if (rc == 0)
+        printf("%s: %zu jobs (%zu rejected) -> %s%s%s\n", c->name, w.n_jobs, w.n_rejected,
+               argv[3], argc == 5 ? ", " : "", argc == 5 ? argv[4] : "");
+    else
+        fprintf(stderr, "hsim: %s\n", e.msg);
+    hsim_workload_free(&w);
+    hsim_free(c);
+    return rc == 0 ? 0 : rc == HSIM_EINPUT ? 2 : 1;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "gen"))
+        return gen(argc, argv);
     hsim_experiment_options_t opt = {0};
     int first_file = argc;
     for (int i = 1; i < argc; i++) {

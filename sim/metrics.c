@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,4 +111,38 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
     hsim_free(bsld);
     hsim_free(pairs);
     return 0;
+}
+
+void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster_t *c,
+                                  double makespan, hsim_cluster_metrics_t *m)
+{
+    memset(m, 0, sizeof *m);
+    if (makespan <= 0)
+        return;
+    if (c->total_cores)
+        m->util_cores = st->core_s / ((double)c->total_cores * makespan);
+    if (c->total_mem)
+        m->util_mem = st->mem_s / ((double)c->total_mem * makespan);
+    if (c->total_fpgas)
+        m->util_fpgas = st->fpga_s / ((double)c->total_fpgas * makespan);
+    for (size_t k = 0; k < c->n_models; k++) {
+        int64_t gpus = 0;
+        for (size_t t = 0; t < c->n_types; t++)
+            if (c->type_model[t] == (int32_t)k)
+                gpus += (int64_t)c->types[t].count * c->types[t].gpus;
+        if (gpus)
+            m->util_gpus[k] = st->gpu_s[k] / ((double)gpus * makespan);
+    }
+    size_t n = st->n_nodes;
+    if (n) {
+        double *busy = hsim_malloc(n * sizeof *busy);
+        if (!busy)
+            return; /* the figure stays 0; it is reported, not relied on */
+        for (size_t i = 0; i < n; i++)
+            busy[i] = (double)st->node_busy[i] / HSIM_SECOND;
+        double mean = gsl_stats_mean(busy, 1, n);
+        double var = gsl_stats_variance_with_fixed_mean(busy, 1, n, mean);
+        m->load_imbalance = mean > 0 ? sqrt(var) / mean : 0;
+        hsim_free(busy);
+    }
 }

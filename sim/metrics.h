@@ -33,6 +33,20 @@ typedef struct hsim_summary {
     double fairness;        /* Jain's index over users' average bsld, 0..1 */
 } hsim_summary_t;
 
+/* Figures of a run on a cluster of nodes. */
+typedef struct hsim_cluster_metrics {
+    double util_cores;      /* core-seconds used / (cores x makespan), 0..1 */
+    double util_mem;        /* MiB-seconds used / (memory x makespan), 0..1 */
+    double util_fpgas;      /* FPGA-seconds used / (FPGAs x makespan) */
+    double util_gpus[32];   /* per GPU model of the cluster, likewise */
+    double load_imbalance;  /* coefficient of variation (population) of the
+                               nodes' busy time: 0 = perfectly even */
+} hsim_cluster_metrics_t;
+
+/* From a run's stats on cluster c (its totals) over makespan seconds. */
+void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster_t *c,
+                                  double makespan, hsim_cluster_metrics_t *m);
+
 /* Bounded slowdown of one job (τ = 10 s). */
 double hsim_bsld(hsim_time_t submit, hsim_time_t start, hsim_time_t end);
 

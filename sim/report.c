@@ -104,14 +104,14 @@ int hsim_report_summary_header(FILE *f)
     return fputs("policy,jobs,avg_wait,avg_turnaround,avg_bsld,max_wait,utilization,"
                  "makespan,throughput,median_wait,p95_wait,median_turnaround,"
                  "p95_turnaround,max_turnaround,median_bsld,p95_bsld,max_bsld,"
-                 "fairness,killed,rejected\n", f) < 0;
+                 "fairness,killed,rejected", f) < 0;
 }
 
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected)
 {
     return fprintf(f, "%s,%zu,%.3f,%.3f,%.4f,%.3f,%.6f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,"
-                      "%.3f,%.4f,%.4f,%.4f,%.6f,%zu,%zu\n",
+                      "%.3f,%.4f,%.4f,%.4f,%.6f,%zu,%zu",
                    policy, s->jobs, s->wait.avg, s->turnaround.avg, s->bsld.avg,
                    s->wait.max, s->utilization, s->makespan, s->throughput,
                    s->wait.median, s->wait.p95, s->turnaround.median, s->turnaround.p95,

@@ -16,7 +16,8 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, hsim_err_t *e);
 /* rejected.csv: job_id,line,reason */
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e);
-/* summary.csv: the header, then one row per call of hsim_report_summary_row. */
+/* summary.csv: the header, then one row per call of hsim_report_summary_row;
+   neither ends the line, so that a caller can append columns. */
 int hsim_report_summary_header(FILE *f);
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected);

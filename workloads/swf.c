@@ -262,8 +262,17 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
                            (long long)lineno + 1, msg);
             break;
         }
-        if (got == 0)
+        if (got == 0) {
+            /* zlib reports a cut or damaged stream only here */
+            int zerr;
+            const char *msg = gzerror(gz, &zerr);
+            if (zerr != Z_OK && zerr != Z_STREAM_END) {
+                rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s (is the file cut short?)",
+                               path, (long long)lineno + 1, msg);
+                break;
+            }
             eof = 1;
+        }
         have += (size_t)got;
         buf[have] = '\0';
         char *p = buf, *nl;

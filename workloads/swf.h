@@ -62,6 +62,23 @@ void hsim_swf_trace_free(hsim_swf_trace_t *t);
 int hsim_swf_clean(const hsim_swf_trace_t *t, hsim_clean_preset_t preset,
                    int32_t machine_procs, hsim_workload_t *w);
 
+/*
+ * Writes w's jobs to path as an 18-field SWF file (gzip when path ends in
+ * ".gz"), with a header: Version, Computer, MaxJobs and MaxRecords (the jobs
+ * written), MaxProcs and MaxNodes when w's header knows them, and a Note line
+ * (w->header.note, e.g. the generator and seed).  Fields: 1 id, 2 submit,
+ * 3 wait -1, 4 runtime, 5 and 8 procs, 9 estimate, 10 memory in KB per
+ * processor (-1 when mem_mb is 0), 11 status (1, or 0 for a job cut at its
+ * estimate), 12-18 from the job.  hsim_swf_read() followed by hsim_swf_clean()
+ * with the standard preset gives back the same id, submit, runtime,
+ * estimate, procs, user, group, app, queue, partition, after and think
+ * (not killed_at_estimate: such a job reads back as one that ended exactly
+ * at its estimate; nor the multi-resource fields: see hsim_csv_write_jobs).
+ * Rejected jobs are not written.  w is only read.  Returns 0 or HSIM_EIO.
+ * O(n).
+ */
+int hsim_swf_write(const char *path, const hsim_workload_t *w, hsim_err_t *e);
+
 /* Parses a preset name ("pyss", "standard"); 0 or -1. */
 int hsim_clean_preset_parse(const char *name, hsim_clean_preset_t *out);
 

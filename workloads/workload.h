@@ -21,10 +21,14 @@ typedef struct hsim_swf_header {
     char computer[128];       /* Computer, "" when absent */
     char installation[128];   /* Installation, "" when absent */
     char version[32];         /* Version, "" when absent */
+    char note[256];           /* Note written by hsim_swf_write (generator
+                                 and seed of a synthetic workload), "" when
+                                 absent; the reader does not fill it */
 } hsim_swf_header_t;
 
 #define HSIM_MAX_MODELS 32      /* GPU models a workload can name */
-#define HSIM_MAX_CLASSES 64     /* job classes a workload can name */
+#define HSIM_MAX_CLASSES 256    /* job classes a workload can name (a Gavel
+                                   trace has up to 133 "type@scale") */
 #define HSIM_LABEL_MAX 48
 
 typedef struct hsim_workload {
@@ -64,5 +68,14 @@ int hsim_workload_model(hsim_workload_t *w, const char *name);
 int hsim_workload_class(hsim_workload_t *w, const char *name);
 /* Stable sort of jobs by (submit, line).  O(n log n). */
 void hsim_workload_sort(hsim_workload_t *w);
+
+/*
+ * Writes w's jobs to path as CSV, one row per job in w's order after the
+ * header row job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,
+ * fpgas,class,user (times in seconds, class by name, "" when none).  w is
+ * only read.  Returns 0 or HSIM_EIO (e says which path and why).  O(n).
+ * Implemented in swf_write.c, beside the SWF writer.
+ */
+int hsim_csv_write_jobs(const char *path, const hsim_workload_t *w, hsim_err_t *e);
 
 #endif

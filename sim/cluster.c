@@ -1,0 +1,379 @@
+/*
+ * cluster.c - the node ledger and its index.  See cluster.h.
+ *
+ * The max-trees hold, per node type, the most free cores, GPUs, memory and
+ * FPGAs below each tree node: a descent skips every subtree that cannot
+ * hold a request (a necessary test; the leaf test is exact).  The buckets
+ * are doubly linked lists threaded through the nodes, one per free-cores
+ * value and one per free-GPUs value, so moving a node between buckets is
+ * O(1).
+ */
+#include "cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void bucket_unlink(hsim_type_index_t *x, hsim_node_t *nodes, int32_t i, int gpus)
+{
+    hsim_node_t *n = &nodes[i];
+    int32_t *prev = gpus ? &n->gprev : &n->cprev, *next = gpus ? &n->gnext : &n->cnext;
+    int32_t v = gpus ? n->free_gpus : n->free_cores;
+    int32_t *head = gpus ? &x->gbucket[v] : &x->cbucket[v];
+    if (*prev >= 0)
+        *(gpus ? &nodes[*prev].gnext : &nodes[*prev].cnext) = *next;
+    else
+        *head = *next;
+    if (*next >= 0)
+        *(gpus ? &nodes[*next].gprev : &nodes[*next].cprev) = *prev;
+    *prev = *next = -1;
+}
+
+/* Pushes node i onto the front of its bucket: O(1).  The order within a
+   bucket is the order of the changes, which is deterministic. */
+static void bucket_link(hsim_type_index_t *x, hsim_node_t *nodes, int32_t i, int gpus)
+{
+    hsim_node_t *n = &nodes[i];
+    int32_t v = gpus ? n->free_gpus : n->free_cores;
+    int32_t *head = gpus ? &x->gbucket[v] : &x->cbucket[v];
+    int32_t old = *head;
+    if (gpus) {
+        n->gprev = -1;
+        n->gnext = old;
+        if (old >= 0)
+            nodes[old].gprev = i;
+    } else {
+        n->cprev = -1;
+        n->cnext = old;
+        if (old >= 0)
+            nodes[old].cprev = i;
+    }
+    *head = i;
+}
+
+static void tree_pull(hsim_type_index_t *x, size_t k)
+{
+    size_t a = 2 * k, b = 2 * k + 1;
+    x->max_cores[k] = x->max_cores[a] > x->max_cores[b] ? x->max_cores[a] : x->max_cores[b];
+    x->max_gpus[k] = x->max_gpus[a] > x->max_gpus[b] ? x->max_gpus[a] : x->max_gpus[b];
+    x->max_mem[k] = x->max_mem[a] > x->max_mem[b] ? x->max_mem[a] : x->max_mem[b];
+    x->max_fpgas[k] = x->max_fpgas[a] > x->max_fpgas[b] ? x->max_fpgas[a] : x->max_fpgas[b];
+}
+
+/* The node's free GPU capacity for the tree: whole GPUs, or, for nodes
+   with only shares left, enough to let a share search look inside. */
+static void tree_set(hsim_cluster_t *c, int32_t i)
+{
+    const hsim_node_t *n = &c->nodes[i];
+    hsim_type_index_t *x = &c->idx[n->type];
+    size_t k = x->leaves + (size_t)(i - x->first);
+    x->max_cores[k] = n->free_cores;
+    x->max_gpus[k] = n->free_gpus;
+    x->max_mem[k] = n->free_mem;
+    x->max_fpgas[k] = n->free_fpgas;
+    for (k /= 2; k >= 1; k /= 2)
+        tree_pull(x, k);
+}
+
+int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    HSIM_ASSERT(n >= 1 && n <= HSIM_MAX_NODE_TYPES);
+    size_t nodes = 0, gpus = 0;
+    for (size_t t = 0; t < n; t++) {
+        c->types[t] = types[t];
+        nodes += (size_t)types[t].count;
+        gpus += (size_t)types[t].count * (size_t)types[t].gpus;
+        c->type_model[t] = -1;
+        if (types[t].gpus > 0 && types[t].gpu_model[0]) {
+            int m = hsim_cluster_model(c, types[t].gpu_model);
+            if (m < 0 && c->n_models < 32) {
+                m = (int)c->n_models++;
+                hsim_strlcpy(c->models[m], types[t].gpu_model, HSIM_TYPE_NAME_MAX);
+            }
+            c->type_model[t] = m;
+        }
+    }
+    c->n_types = n;
+    c->n_nodes = nodes;
+    c->nodes = hsim_calloc(nodes, sizeof *c->nodes);
+    c->gpu_milli = hsim_calloc(gpus ? gpus : 1, sizeof *c->gpu_milli);
+    c->gpu_first = hsim_calloc(nodes, sizeof *c->gpu_first);
+    if (!c->nodes || !c->gpu_milli || !c->gpu_first)
+        goto nomem;
+    size_t node = 0, gpu = 0;
+    for (size_t t = 0; t < n; t++) {
+        const hsim_node_type_t *ty = &types[t];
+        hsim_type_index_t *x = &c->idx[t];
+        x->first = (int32_t)node;
+        x->count = ty->count;
+        x->leaves = 1;
+        while (x->leaves < (size_t)ty->count)
+            x->leaves *= 2;
+        x->max_cores = hsim_calloc(2 * x->leaves, sizeof *x->max_cores);
+        x->max_gpus = hsim_calloc(2 * x->leaves, sizeof *x->max_gpus);
+        x->max_mem = hsim_calloc(2 * x->leaves, sizeof *x->max_mem);
+        x->max_fpgas = hsim_calloc(2 * x->leaves, sizeof *x->max_fpgas);
+        x->cbucket = hsim_malloc(((size_t)ty->cores + 1) * sizeof *x->cbucket);
+        x->gbucket = hsim_malloc(((size_t)ty->gpus + 1) * sizeof *x->gbucket);
+        if (!x->max_cores || !x->max_gpus || !x->max_mem || !x->max_fpgas || !x->cbucket ||
+            !x->gbucket)
+            goto nomem;
+        for (int32_t v = 0; v <= ty->cores; v++)
+            x->cbucket[v] = -1;
+        for (int32_t v = 0; v <= ty->gpus; v++)
+            x->gbucket[v] = -1;
+        for (int32_t k = ty->count - 1; k >= 0; k--) { /* buckets start ascending */
+            int32_t i = x->first + k;
+            hsim_node_t *nd = &c->nodes[i];
+            nd->type = (int32_t)t;
+            nd->free_cores = ty->cores;
+            nd->free_mem = ty->mem_mb;
+            nd->free_gpus = ty->gpus;
+            nd->free_fpgas = ty->fpgas;
+            nd->busy_since = -1;
+            bucket_link(x, c->nodes, i, 0);
+            if (ty->gpus > 0)
+                bucket_link(x, c->nodes, i, 1);
+            else
+                nd->gprev = nd->gnext = -1;
+        }
+        for (int32_t k = 0; k < ty->count; k++) {
+            c->gpu_first[node + (size_t)k] = gpu;
+            for (int32_t g = 0; g < ty->gpus; g++)
+                c->gpu_milli[gpu++] = 1000;
+            size_t leaf = x->leaves + (size_t)k;
+            x->max_cores[leaf] = ty->cores;
+            x->max_gpus[leaf] = ty->gpus;
+            x->max_mem[leaf] = ty->mem_mb;
+            x->max_fpgas[leaf] = ty->fpgas;
+        }
+        for (size_t k = x->leaves - 1; k >= 1; k--)
+            tree_pull(x, k);
+        node += (size_t)ty->count;
+        c->total_cores += (int64_t)ty->count * ty->cores;
+        c->total_gpus += (int64_t)ty->count * ty->gpus;
+        c->total_mem += (int64_t)ty->count * ty->mem_mb;
+        c->total_fpgas += (int64_t)ty->count * ty->fpgas;
+    }
+    return 0;
+nomem:
+    hsim_cluster_free(c);
+    return HSIM_ENOMEM;
+}
+
+void hsim_cluster_free(hsim_cluster_t *c)
+{
+    for (size_t t = 0; t < HSIM_MAX_NODE_TYPES; t++) {
+        hsim_type_index_t *x = &c->idx[t];
+        hsim_free(x->max_cores);
+        hsim_free(x->max_gpus);
+        hsim_free(x->max_mem);
+        hsim_free(x->max_fpgas);
+        hsim_free(x->cbucket);
+        hsim_free(x->gbucket);
+    }
+    hsim_free(c->nodes);
+    hsim_free(c->gpu_milli);
+    hsim_free(c->gpu_first);
+    hsim_free(c->speeds.speed);
+    memset(c, 0, sizeof *c);
+}
+
+int hsim_cluster_model(const hsim_cluster_t *c, const char *name)
+{
+    for (size_t m = 0; m < c->n_models; m++)
+        if (!strcasecmp(c->models[m], name))
+            return (int)m;
+    return -1;
+}
+
+/* A GPU of node n with at least milli free, or -1. */
+static int32_t gpu_with_share(const hsim_cluster_t *c, int32_t n, int32_t milli)
+{
+    const hsim_node_type_t *ty = &c->types[c->nodes[n].type];
+    size_t g0 = c->gpu_first[n];
+    int32_t best = -1;
+    for (int32_t g = 0; g < ty->gpus; g++) {
+        int16_t f = c->gpu_milli[g0 + (size_t)g];
+        /* the fullest GPU that still fits: keep whole GPUs whole */
+        if (f >= milli && (best < 0 || f < c->gpu_milli[g0 + (size_t)best]))
+            best = g;
+    }
+    return best;
+}
+
+int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t mem,
+                   int32_t gpus, int32_t gpu_milli, int32_t fpgas)
+{
+    const hsim_node_t *nd = &c->nodes[n];
+    if (nd->free_cores < cores || nd->free_mem < mem || nd->free_fpgas < fpgas)
+        return 0;
+    if (gpus > 0 && gpu_milli < 1000)
+        return gpu_with_share(c, n, gpu_milli) >= 0;
+    return nd->free_gpus >= gpus;
+}
+
+int hsim_type_accepts(const hsim_cluster_t *c, size_t t, const hsim_request_t *r)
+{
+    const hsim_node_type_t *ty = &c->types[t];
+    if (r->gpus > 0) {
+        if (ty->gpus == 0)
+            return 0;
+        int m = c->type_model[t];
+        if (r->gpu_models && (m < 0 || !(r->gpu_models & (1u << m))))
+            return 0;
+    }
+    if (r->fpgas > 0 && ty->fpgas == 0)
+        return 0;
+    /* a class that cannot run on this type (speed < 0) */
+    if (r->job_class >= 0 && (size_t)r->job_class < c->speeds.n_classes &&
+        c->speeds.speed[(size_t)r->job_class * c->n_types + t] < 0)
+        return 0;
+    return 1;
+}
+
+static int32_t descend(const hsim_cluster_t *c, const hsim_type_index_t *x, size_t k,
+                       size_t lo, size_t hi, size_t from, int32_t cores, int64_t mem,
+                       int32_t gpus_tree, int32_t gpus, int32_t milli, int32_t fpgas)
+{
+    if (hi <= from || lo >= (size_t)x->count)
+        return -1;
+    if (x->max_cores[k] < cores || x->max_mem[k] < mem || x->max_gpus[k] < gpus_tree ||
+        x->max_fpgas[k] < fpgas)
+        return -1;
+    if (k >= x->leaves) {
+        int32_t n = x->first + (int32_t)lo;
+        return hsim_node_fits(c, n, cores, mem, gpus, milli, fpgas) ? n : -1;
+    }
+    size_t mid = lo + (hi - lo) / 2;
+    int32_t r = descend(c, x, 2 * k, lo, mid, from, cores, mem, gpus_tree, gpus, milli, fpgas);
+    if (r < 0)
+        r = descend(c, x, 2 * k + 1, mid, hi, from, cores, mem, gpus_tree, gpus, milli, fpgas);
+    return r;
+}
+
+int32_t hsim_cluster_first_fit(const hsim_cluster_t *c, size_t t, int32_t from,
+                               int32_t cores, int64_t mem, int32_t gpus,
+                               int32_t gpu_milli, int32_t fpgas)
+{
+    const hsim_type_index_t *x = &c->idx[t];
+    size_t rel = from > x->first ? (size_t)(from - x->first) : 0;
+    /* a share needs no whole GPU, so the tree cannot prune on GPUs then */
+    int32_t gpus_tree = gpus > 0 && gpu_milli < 1000 ? 0 : gpus;
+    return descend(c, x, 1, 0, x->leaves, rel, cores, mem, gpus_tree, gpus, gpu_milli, fpgas);
+}
+
+int32_t hsim_cluster_bucket(const hsim_cluster_t *c, size_t t, int by_gpus, int32_t v)
+{
+    const hsim_type_index_t *x = &c->idx[t];
+    if (v < 0 || v > (by_gpus ? c->types[t].gpus : c->types[t].cores))
+        return -1;
+    return by_gpus ? x->gbucket[v] : x->cbucket[v];
+}
+
+hsim_time_t hsim_node_busy(const hsim_node_t *n, hsim_time_t now)
+{
+    return n->busy + (n->busy_since >= 0 ? now - n->busy_since : 0);
+}
+
+/* gpu_milli of a GPU held whole by one job: below any share, so share
+   searches skip it, and distinct from a GPU filled by shares. */
+#define GPU_HELD ((int16_t)-1)
+
+/* Applies one part with sign +1 (take) or -1 (give). */
+static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t now)
+{
+    hsim_node_t *n = &c->nodes[p->node];
+    hsim_type_index_t *x = &c->idx[n->type];
+    int has_gpus = c->types[n->type].gpus > 0;
+    bucket_unlink(x, c->nodes, p->node, 0);
+    if (has_gpus)
+        bucket_unlink(x, c->nodes, p->node, 1);
+    n->free_cores -= sign * p->cores;
+    n->free_mem -= sign * p->mem_mb;
+    n->free_fpgas -= sign * p->fpgas;
+    size_t g0 = c->gpu_first[p->node];
+    if (p->gpu >= 0) {
+        int16_t *share = &c->gpu_milli[g0 + (size_t)p->gpu];
+        int was_whole = *share == 1000;
+        *share = (int16_t)(*share - sign * p->gpu_milli);
+        n->free_gpus += (*share == 1000) - was_whole;
+    }
+    if (p->gpus > 0) {
+        /* whole GPUs: take the first free ones, give back the first taken.
+           A GPU held whole is marked GPU_HELD, not 0: a GPU whose shares
+           add up to 0 free belongs to share jobs and must not be given
+           back in place of this one. */
+        int32_t left = p->gpus;
+        for (int32_t g = 0; g < c->types[n->type].gpus && left > 0; g++) {
+            int16_t *share = &c->gpu_milli[g0 + (size_t)g];
+            if (sign > 0 && *share == 1000) {
+                *share = GPU_HELD;
+                left--;
+            } else if (sign < 0 && *share == GPU_HELD) {
+                *share = 1000;
+                left--;
+            }
+        }
+        HSIM_ASSERT(left == 0);
+        n->free_gpus -= sign * p->gpus;
+    }
+    HSIM_ASSERT(n->free_cores >= 0 && n->free_mem >= 0 && n->free_gpus >= 0 &&
+                n->free_fpgas >= 0);
+    if (sign > 0 && n->jobs++ == 0)
+        n->busy_since = now;
+    if (sign < 0 && --n->jobs == 0) {
+        n->busy += now - n->busy_since;
+        n->busy_since = -1;
+    }
+    bucket_link(x, c->nodes, p->node, 0);
+    if (has_gpus)
+        bucket_link(x, c->nodes, p->node, 1);
+    tree_set(c, p->node);
+}
+
+void hsim_cluster_take(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now)
+{
+    for (size_t i = 0; i < a->n; i++)
+        apply(c, &a->parts[i], +1, now);
+}
+
+void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now)
+{
+    for (size_t i = 0; i < a->n; i++)
+        apply(c, &a->parts[i], -1, now);
+}
+
+int hsim_cluster_speeds_init(hsim_cluster_t *c, size_t n_classes)
+{
+    hsim_free(c->speeds.speed);
+    c->speeds.n_classes = n_classes;
+    c->speeds.speed = hsim_calloc(n_classes ? n_classes * c->n_types : 1, sizeof(double));
+    return c->speeds.speed ? 0 : HSIM_ENOMEM;
+}
+
+double hsim_cluster_speed(const hsim_cluster_t *c, int32_t cls, size_t t, int gpu_job)
+{
+    if (cls >= 0 && (size_t)cls < c->speeds.n_classes) {
+        double s = c->speeds.speed[(size_t)cls * c->n_types + t];
+        if (s != 0)
+            return s < 0 ? 0 : s; /* < 0 marks "cannot run there" */
+    }
+    return gpu_job ? 1.0 : c->types[t].speed;
+}
+
+int hsim_alloc_add(hsim_alloc_t *a, const hsim_part_t *p)
+{
+    if (hsim_grow(&a->parts, &a->cap, a->n + 1, sizeof *a->parts))
+        return HSIM_ENOMEM;
+    a->parts[a->n++] = *p;
+    return 0;
+}
+
+void hsim_alloc_free(hsim_alloc_t *a)
+{
+    hsim_free(a->parts);
+    a->parts = NULL;
+    a->n = a->cap = 0;
+}

@@ -1,0 +1,195 @@
+/*
+ * load.c - an experiment's workload, whatever its format: SWF traces, GPU
+ * cluster traces (Gavel/Philly, ElasticFlow, Alibaba) or a synthetic
+ * generator; then, on a cluster of nodes, the rules that give SWF jobs a
+ * class and accelerators, and the rejection of jobs that no node could
+ * ever hold.
+ */
+#include "experiment.h"
+
+#include "../workloads/gpu_traces.h"
+#include "../workloads/swf.h"
+#include "../workloads/synthetic.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <string.h>
+
+static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
+                    int32_t *capacity, hsim_err_t *e)
+{
+    hsim_swf_trace_t t;
+    int rc = hsim_swf_read(c->trace, c->max_jobs, &t, e);
+    if (rc) {
+        if (rc == HSIM_EIO && strstr(e->msg, "cannot open"))
+            hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot open trace '%s'", c->path,
+                      c->trace_line, c->trace);
+        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+    }
+    *capacity = machine;
+    if (*capacity <= 0) {
+        if (t.header.max_procs > 0 && t.header.max_procs <= INT32_MAX)
+            *capacity = (int32_t)t.header.max_procs;
+        else if (t.header.max_nodes > 0 && t.header.max_nodes <= INT32_MAX)
+            *capacity = (int32_t)t.header.max_nodes;
+        else {
+            hsim_swf_trace_free(&t);
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s: %s has no MaxProcs or MaxNodes header: set "
+                             "[cluster] processors", c->path, c->trace);
+        }
+    }
+    rc = hsim_swf_clean(&t, c->clean, *capacity, w);
+    hsim_swf_trace_free(&t);
+    return rc;
+}
+
+/* Totals of the [nodes] sections. */
+static void totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus)
+{
+    *cores = *gpus = 0;
+    for (size_t i = 0; i < c->n_nodes; i++) {
+        *cores += (int64_t)c->nodes[i].type.count * c->nodes[i].type.cores;
+        *gpus += (int64_t)c->nodes[i].type.count * c->nodes[i].type.gpus;
+    }
+}
+
+static int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : (int32_t)x; }
+
+static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
+                    hsim_err_t *e)
+{
+    int64_t cores, gpus;
+    totals(c, &cores, &gpus);
+    size_t n = c->max_jobs && c->max_jobs < c->jobs ? c->max_jobs : c->jobs;
+    hsim_estimate_rule_t est = {.factor = c->estimate_factor, .round_up = 0};
+    hsim_err_t ge = {{0}};
+    int rc;
+    if (!strcmp(c->format, "lublin")) {
+        hsim_lublin_params_t p;
+        hsim_lublin_defaults(&p);
+        p.n_jobs = n;
+        p.machine_procs = machine > 0 ? machine : clamp32(cores);
+        p.load = c->load;
+        p.n_users = c->users;
+        p.estimate = est;
+        rc = hsim_gen_lublin(&p, c->seed, w, &ge);
+    } else if (!strcmp(c->format, "dl")) {
+        hsim_dl_params_t p;
+        hsim_dl_defaults(&p);
+        p.n_jobs = n;
+        p.cluster_gpus = clamp32(gpus);
+        p.load = c->load;
+        p.n_users = c->users;
+        rc = hsim_gen_dl(&p, c->seed, w, &ge);
+    } else {
+        hsim_mix_params_t p;
+        hsim_mix_defaults(&p);
+        p.n_jobs = n;
+        p.cluster_cpus = clamp32(cores);
+        p.cluster_gpus = clamp32(gpus);
+        p.load = c->load;
+        p.n_users = c->users;
+        p.estimate = est;
+        for (int k = 0; k < 3; k++)
+            p.share[k] = c->share[k];
+        rc = hsim_gen_mix(&p, c->seed, w, &ge);
+    }
+    if (rc)
+        return hsim_errf(e, rc, "%s: [workload] format %s: %s", c->path, c->format, ge.msg);
+    return 0;
+}
+
+/*
+ * SWF jobs on a cluster of nodes.  class_by names each job's class after its
+ * application, queue or partition number ("app7", "queue2", "partition1");
+ * gpu_share and fpga_share turn that share of the jobs, drawn with the
+ * experiment's seed (one random stream for this purpose), into GPU jobs of
+ * gpus_per_job GPUs (one core each, procs unchanged when larger) or FPGA jobs
+ * of one FPGA.  A job gets at most one of the two: the GPU draw comes first.
+ */
+static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *e)
+{
+    gsl_rng *rng = NULL;
+    if (c->gpu_share > 0 || c->fpga_share > 0) {
+        rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!rng)
+            return HSIM_ENOMEM;
+        gsl_rng_set(rng, (unsigned long)(c->seed * 2654435761u + 17)); /* "accelerators" stream */
+    }
+    for (size_t i = 0; i < w->n_jobs; i++) {
+        hsim_job_t *j = &w->jobs[i];
+        int32_t key = -1;
+        const char *prefix = NULL;
+        switch (c->class_by) {
+        case HSIM_CLASS_BY_APP: key = j->app; prefix = "app"; break;
+        case HSIM_CLASS_BY_QUEUE: key = j->queue; prefix = "queue"; break;
+        case HSIM_CLASS_BY_PARTITION: key = j->partition; prefix = "partition"; break;
+        default: break;
+        }
+        if (prefix) {
+            char name[HSIM_LABEL_MAX];
+            if (key >= 0)
+                snprintf(name, sizeof name, "%s%d", prefix, key);
+            else
+                snprintf(name, sizeof name, "%s-unknown", prefix);
+            int cls = hsim_workload_class(w, name);
+            if (cls < 0) {
+                gsl_rng_free(rng);
+                return hsim_errf(e, HSIM_EINPUT,
+                                 "%s: class_by %s gives more than %d classes", c->path,
+                                 prefix, HSIM_MAX_CLASSES);
+            }
+            j->job_class = (int16_t)cls;
+        }
+        if (rng) {
+            double u_gpu = gsl_rng_uniform(rng), u_fpga = gsl_rng_uniform(rng);
+            if (u_gpu < c->gpu_share) {
+                j->gpus = c->gpus_per_job;
+                j->gpu_milli = 1000;
+                if (j->procs < j->gpus)
+                    j->procs = j->gpus;
+            } else if (u_fpga < c->fpga_share) {
+                j->fpgas = 1;
+            }
+        }
+    }
+    gsl_rng_free(rng);
+    return 0;
+}
+
+int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
+                         int32_t *capacity, hsim_err_t *e)
+{
+    hsim_workload_init(w);
+    int64_t cores, gpus;
+    totals(c, &cores, &gpus);
+    int32_t machine = c->n_nodes ? clamp32(cores) : c->processors;
+    hsim_gpu_read_options_t o = {.max_jobs = c->max_jobs, .skip_bad_rows = c->skip_bad_rows};
+    int rc;
+    *capacity = machine;
+    if (!strcmp(c->format, "swf")) {
+        rc = load_swf(c, w, machine, capacity, e);
+        if (rc == 0 && c->n_nodes)
+            rc = swf_on_nodes(c, w, e);
+    } else if (!strcmp(c->format, "gavel")) {
+        hsim_throughputs_t t = {0};
+        rc = hsim_throughputs_read(c->throughputs, &t, e);
+        if (rc == 0)
+            rc = hsim_gavel_read(c->trace, &t, &o, w, e);
+        hsim_throughputs_free(&t);
+    } else if (!strcmp(c->format, "elasticflow")) {
+        rc = hsim_elasticflow_read(c->trace, &o, w, e);
+    } else if (!strcmp(c->format, "alibaba")) {
+        rc = hsim_alibaba_pods_read(c->trace, &o, w, e);
+    } else {
+        rc = generate(c, w, machine, e);
+    }
+    if (rc == HSIM_EIO)
+        rc = HSIM_EINPUT; /* an unreadable input file is bad input */
+    if (rc == 0 && *capacity <= 0)
+        rc = hsim_errf(e, HSIM_EINPUT, "%s: no machine size: set [cluster] processors", c->path);
+    if (rc)
+        hsim_workload_free(w);
+    return rc;
+}

@@ -1,0 +1,159 @@
+/*
+ * spec.c - resolving the cluster of an experiment.  See spec.h.
+ */
+#include "spec.h"
+
+#include "../workloads/gpu_traces.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Speeds from Gavel's table for classes named "<job type>@<scale>", on the
+   node types whose GPU model is k80, p100 or v100. */
+static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_t *s,
+                        hsim_err_t *e)
+{
+    hsim_throughputs_t t = {0};
+    int rc = hsim_throughputs_read(c->throughputs, &t, e);
+    if (rc)
+        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+    size_t nt = s->spec.n_types;
+    for (size_t k = 0; k < w->n_classes; k++)
+        for (size_t ty = 0; ty < nt; ty++)
+            for (int m = 0; m < HSIM_GAVEL_MODELS; m++) {
+                if (strcasecmp(s->types[ty].gpu_model, hsim_gavel_model_name(m)))
+                    continue;
+                double v;
+                if (hsim_gavel_class_speed(&t, w->classes[k], m, &v) == 0)
+                    s->class_speed[k * nt + ty] = v > 0 ? v : -1;
+            }
+    hsim_throughputs_free(&t);
+    return 0;
+}
+
+int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_t *s,
+                    hsim_err_t *e)
+{
+    memset(s, 0, sizeof *s);
+    size_t nt = c->n_nodes;
+    for (size_t i = 0; i < nt; i++)
+        s->types[i] = c->nodes[i].type;
+    size_t nc = w->n_classes;
+    s->class_speed = hsim_calloc(nc ? nc * nt : 1, sizeof *s->class_speed);
+    if (!s->class_speed)
+        return HSIM_ENOMEM;
+    s->spec = (hsim_cluster_spec_t){.types = s->types, .n_types = nt,
+                                    .class_speed = s->class_speed, .n_classes = nc};
+    int rc;
+    if (!strcmp(c->format, "gavel") && (rc = gavel_speeds(c, w, s, e)))
+        return rc;
+    for (size_t k = 0; k < c->n_classes; k++) {
+        const hsim_class_config_t *cc = &c->classes[k];
+        size_t cls = 0;
+        while (cls < nc && strcmp(w->classes[cls], cc->name))
+            cls++;
+        if (cls == nc)
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%d: [class %s] names no job class of the workload",
+                             c->path, cc->line, cc->name);
+        for (size_t i = 0; i < cc->n_speeds; i++) {
+            const hsim_class_speed_t *sp = &cc->speeds[i];
+            int hit = 0;
+            for (size_t ty = 0; ty < nt; ty++)
+                if (!strcmp(s->types[ty].name, sp->target) ||
+                    (s->types[ty].gpus > 0 && !strcasecmp(s->types[ty].gpu_model, sp->target))) {
+                    s->class_speed[cls * nt + ty] = sp->speed;
+                    hit = 1;
+                }
+            if (!hit)
+                return hsim_errf(e, HSIM_EINPUT,
+                                 "%s:%d: speed.%s: expected the name of a [nodes] section or "
+                                 "of a GPU model of one", c->path, sp->line, sp->target);
+        }
+    }
+    return 0;
+}
+
+void hsim_spec_free(hsim_spec_t *s)
+{
+    hsim_free(s->class_speed);
+    memset(s, 0, sizeof *s);
+}
+
+/* What the job asks for, for a rejection message. */
+static void describe(const hsim_job_t *j, const hsim_workload_t *w, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "no node type can hold it: %d cores", j->procs);
+    if (j->nodes && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " on %d nodes", j->nodes);
+    if (j->mem_mb && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, ", %lld MiB", (long long)j->mem_mb);
+    if (j->gpus && n >= 0 && (size_t)n < size) {
+        n += snprintf(buf + n, size - (size_t)n, ", %d GPUs", j->gpus);
+        for (size_t m = 0; m < w->n_models && n >= 0 && (size_t)n < size; m++)
+            if (j->gpu_models & (1u << m))
+                n += snprintf(buf + n, size - (size_t)n, " %s", w->models[m]);
+    }
+    if (j->fpgas && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, ", %d FPGAs", j->fpgas);
+}
+
+int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
+{
+    hsim_cluster_t c;
+    int rc = hsim_cluster_init(&c, s->types, s->spec.n_types);
+    if (rc)
+        return rc;
+    if ((rc = hsim_cluster_speeds_init(&c, s->spec.n_classes))) {
+        hsim_cluster_free(&c);
+        return rc;
+    }
+    memcpy(c.speeds.speed, s->class_speed, s->spec.n_classes * s->spec.n_types * sizeof(double));
+    const hsim_placement_t *ff = hsim_placement_find("first-fit");
+    void *state = NULL;
+    if ((rc = ff->create(&c, HSIM_PACK, &state))) {
+        hsim_cluster_free(&c);
+        return rc;
+    }
+    uint32_t map[HSIM_MAX_MODELS] = {0};
+    for (size_t m = 0; m < w->n_models; m++) {
+        int cm = hsim_cluster_model(&c, w->models[m]);
+        map[m] = cm >= 0 ? 1u << cm : 0;
+    }
+    hsim_alloc_t a = {0};
+    size_t kept = 0;
+    for (size_t i = 0; i < w->n_jobs && rc == 0; i++) {
+        const hsim_job_t *j = &w->jobs[i];
+        uint32_t models = 0;
+        for (size_t m = 0; m < w->n_models && m < 32; m++)
+            if (j->gpu_models & (1u << m))
+                models |= map[m];
+        hsim_request_t q = {
+            .procs = j->procs, .nodes = j->nodes,
+            .cores_per_node = j->cores_per_node ? j->cores_per_node
+                                                : (j->nodes ? (j->procs + j->nodes - 1) / j->nodes : 0),
+            .mem_mb = j->mem_mb, .gpus = j->gpus,
+            .gpu_milli = j->gpus ? (j->gpu_milli > 0 ? j->gpu_milli : 1000) : 0,
+            .gpu_models = j->gpu_models && !models ? 1u << 31 : models,
+            .fpgas = j->fpgas, .job_class = j->job_class, .user = j->user,
+        };
+        a.n = 0;
+        int fit = ff->place(state, &c, &q, &a);
+        if (fit == 0) {
+            w->jobs[kept++] = *j;
+        } else if (fit == HSIM_NOFIT) {
+            char why[96];
+            describe(j, w, why, sizeof why);
+            rc = hsim_workload_reject(w, j->id, j->line, why);
+        } else {
+            rc = fit;
+        }
+    }
+    if (rc == 0)
+        w->n_jobs = kept;
+    hsim_alloc_free(&a);
+    ff->destroy(state);
+    hsim_cluster_free(&c);
+    return rc;
+}

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# cli.test.sh HSIM SHARED WORKDIR
+# The hsim command as users and scripts see it: options, exit status, error
+# messages that name the file and line, and the files a run writes.  Every
+# check prints one line; the script exits 1 if any failed.
+set -uo pipefail
+
+hsim=$1 work=$3
+case $hsim in /*) ;; *) hsim=$(cd "$(dirname "$hsim")" && pwd)/$(basename "$hsim") ;; esac
+[[ -x $hsim ]] || { echo "cli: $hsim is not an executable" >&2; exit 2; }
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cd "$work"
+
+failures=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+check() { # check NAME COMMAND... : passes when the command succeeds
+  local name=$1
+  shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# run ARGS...: runs hsim, leaving $rc, out.txt and err.txt
+run() {
+  "$hsim" "$@" >out.txt 2>err.txt
+  rc=$?
+}
+has_err() { grep -qF -- "$1" err.txt; }
+has_out() { grep -qF -- "$1" out.txt; }
+
+# ---- options ----
+run --help
+check "--help exits 0" test $rc -eq 0
+check "--help mentions usage" grep -qi "usage" out.txt
+run -h
+check "-h exits 0" test $rc -eq 0
+run --version
+check "--version exits 0" test $rc -eq 0
+check "--version prints a version" grep -qE "[0-9]+\.[0-9]+" out.txt
+run
+check "no arguments exits 2" test $rc -eq 2
+check "no arguments prints usage on stderr" grep -qi "usage" err.txt
+run --frobnicate x.ini
+check "unknown option exits 2" test $rc -eq 2
+check "unknown option is named" has_err "--frobnicate"
+run nonexistent.ini
+check "missing INI exits 2" test $rc -eq 2
+check "missing INI is named" has_err "nonexistent.ini"
+
+# ---- a small synthetic trace ----
+# 16 processors.  Jobs 1-6 run; job 6 runs past its requested time (killed).
+# The standard preset rejects 7 (runtime -1), 8 (runtime 0), 9 (no processor
+# count), 10 (32 processors on 16), 11 (negative submit).
+cat >small.swf <<'EOF'
+; Computer: test machine
+; MaxProcs: 16
+; UnixStartTime: 0
+
+1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
+2 10 -1 50 16 -1 -1 16 60 -1 1 2 1 1 1 1 -1 -1
+3 20 -1 30 2 -1 -1 -1 40 -1 1 3 1 1 1 1 -1 -1
+; a comment between jobs
+4 20 -1 300 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1
+5 25 -1 5 1 -1 -1 1 10 -1 1 2 1 1 1 1 -1 -1
+6 30 -1 500 4 -1 -1 4 100 -1 0 3 1 1 1 1 -1 -1
+7 40 -1 -1 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1
+8 50 -1 0 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1
+9 60 -1 10 -1 -1 -1 -1 100 -1 1 1 1 1 1 1 -1 -1
+10 70 -1 10 32 -1 -1 32 100 -1 1 1 1 1 1 1 -1 -1
+11 -5 -1 10 4 -1 -1 4 100 -1 1 1 1 1 1 1 -1 -1
+EOF
+n_input=$(grep -cvE '^[[:space:]]*(;|$)' small.swf)
+
+cat >good.ini <<EOF
+; a valid experiment
+[experiment]
+name = small
+output = $work/out
+
+[workload]
+path = small.swf
+clean = standard
+
+[policy fcfs]
+backfill = none
+
+[policy easy]
+backfill = easy
+
+[policy cons]
+backfill = conservative
+EOF
+
+run -q good.ini
+check "good run exits 0" test $rc -eq 0
+[[ $rc -eq 0 ]] || sed 's/^/    /' err.txt
+check "-q prints nothing on stdout" test ! -s out.txt
+res=$work/out/small
+check "summary.csv written" test -f "$res/summary.csv"
+check "rejected.csv written" test -f "$res/rejected.csv"
+check "summary.csv header" grep -q "^policy,jobs,avg_wait,avg_turnaround,avg_bsld,max_wait,utilization,makespan,throughput" "$res/summary.csv"
+check "summary.csv has one row per policy, in file order" \
+  test "$(tail -n +2 "$res/summary.csv" | cut -d, -f1 | tr '\n' ' ')" = "fcfs easy cons "
+check "rejected.csv header" grep -q "^job_id,line,reason" "$res/rejected.csv"
+n_rejected=$(($(wc -l <"$res/rejected.csv") - 1))
+check "rejected.csv lists the 5 rejected jobs" test "$n_rejected" -eq 5
+check "rejected.csv ids" test "$(tail -n +2 "$res/rejected.csv" | cut -d, -f1 | sort -n | tr '\n' ' ')" = "7 8 9 10 11 "
+for policy in fcfs easy cons; do
+  jobs=$res/$policy/jobs.csv
+  if [[ ! -f $jobs ]]; then
+    fail "$policy/jobs.csv written"
+    continue
+  fi
+  pass "$policy/jobs.csv written"
+  check "$policy/jobs.csv header" grep -q "^job_id,submit,start,end,procs,wait,run,estimate,bsld" "$jobs"
+  n_jobs=$(($(wc -l <"$jobs") - 1))
+  check "$policy: every input job is in jobs.csv or rejected.csv ($n_jobs + $n_rejected = $n_input)" \
+    test $((n_jobs + n_rejected)) -eq "$n_input"
+  check "$policy: no job is in both files, none is missing" \
+    test "$( (tail -n +2 "$jobs"; tail -n +2 "$res/rejected.csv") | cut -d, -f1 | sort -n | tr '\n' ' ')" = "1 2 3 4 5 6 7 8 9 10 11 "
+  check "$policy: wait = start - submit, run = end - start, start >= submit" \
+    awk -F, 'NR > 1 && ($6 != $3 - $2 || $7 != $4 - $3 || $3 < $2) { bad = 1 } END { exit bad }' "$jobs"
+  check "$policy: summary jobs = jobs.csv rows" \
+    test "$(awk -F, -v p="$policy" '$1 == p { print $2 }' "$res/summary.csv")" = "$n_jobs"
+  # job 6 ran 500 s against a request of 100 s: cut at 100
+  check "$policy: job 6 killed at its requested time" \
+    awk -F, 'NR > 1 && $1 == 6 { found = 1; if ($7 != 100) bad = 1 } END { exit !(found && !bad) }' "$jobs"
+done
+
+run good.ini
+check "without -q, a table on stdout" test -s out.txt
+check "the table names each policy" has_out "cons"
+
+# the same experiment, run again: byte-identical
+cp -r "$res" "$work/first"
+run -q good.ini
+check "a second run writes identical files" diff -r "$work/first" "$res"
+
+# ---- bad input: exit 2, and the message names file and line ----
+cat >unknown-key.ini <<'EOF'
+[workload]
+path = small.swf
+[policy a]
+backfil = easy
+EOF
+run -q unknown-key.ini
+check "unknown key exits 2" test $rc -eq 2
+check "unknown key: 'FILE:LINE: unknown key' on stderr" has_err "unknown-key.ini:4: unknown key"
+
+cat >unknown-backfill.ini <<'EOF'
+[workload]
+path = small.swf
+[policy a]
+backfill = aggressive
+EOF
+run -q unknown-backfill.ini
+check "unknown backfill exits 2" test $rc -eq 2
+check "unknown backfill: names the line" has_err "unknown-backfill.ini:4:"
+check "unknown backfill: lists none, easy, conservative" has_err "none, easy, conservative"
+
+cat >missing-trace.ini <<'EOF'
+[experiment]
+output = out
+[workload]
+path = no-such-trace.swf
+[policy a]
+EOF
+run -q missing-trace.ini
+check "missing trace exits 2" test $rc -eq 2
+check "missing trace: the INI file and line" has_err "missing-trace.ini:4:"
+check "missing trace: the trace" has_err "no-such-trace.swf"
+
+cat >malformed.swf <<'EOF'
+; MaxProcs: 16
+1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
+2 10 -1 50 16 -1 -1 16 60 -1 1 2 1 1 1
+3 20 -1 30 2 -1 -1 -1 40 -1 1 3 1 1 1 1 -1 -1
+EOF
+cat >malformed.ini <<EOF
+[experiment]
+output = $work/out
+[workload]
+path = malformed.swf
+[policy a]
+EOF
+run -q malformed.ini
+check "malformed trace exits 2" test $rc -eq 2
+check "malformed trace: the trace path and line" has_err "malformed.swf:3:"
+check "malformed trace: what was expected" has_err "expected 18 fields"
+
+cat >syntax.ini <<'EOF'
+[workload]
+path = small.swf
+this line is not ini
+[policy a]
+EOF
+run -q syntax.ini
+check "syntax error exits 2" test $rc -eq 2
+check "syntax error: the line" has_err "syntax.ini:3:"
+
+# a good experiment followed by a bad one: exit 2, the good one was written
+rm -rf "$work/out"
+run -q good.ini unknown-key.ini
+check "good then bad INI exits 2" test $rc -eq 2
+check "good then bad INI: the good one ran" test -f "$work/out/small/summary.csv"
+
+# a trace without MaxProcs or MaxNodes, and no [cluster] processors
+cat >noheader.swf <<'EOF'
+1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
+EOF
+cat >noheader.ini <<EOF
+[experiment]
+output = $work/out
+[workload]
+path = noheader.swf
+[policy a]
+EOF
+run -q noheader.ini
+check "no machine size exits 2" test $rc -eq 2
+check "no machine size: says to set processors" has_err "processors"
+
+# fractional times stay exact from the trace to jobs.csv
+cat >frac.swf <<'EOF'
+; MaxProcs: 4
+1 0.25 -1 1.5 4 -1 -1 4 2 -1 1 1 1 1 1 1 -1 -1
+2 0.5 -1 10 4 -1 -1 4 20.125 -1 1 1 1 1 1 1 -1 -1
+EOF
+cat >frac.ini <<EOF
+[experiment]
+output = $work/out
+[workload]
+path = frac.swf
+[policy a]
+backfill = easy
+EOF
+run -q frac.ini
+check "fractional trace exits 0" test $rc -eq 0
+# job 1 runs [0.25, 1.75]; job 2 waits for it: [1.75, 11.75], estimate 20.125
+check "fractional times in jobs.csv" \
+  awk -F, '$1 == 1 && $2 == "0.25" && $3 == "0.25" && $4 == "1.75" { a = 1 }
+           $1 == 2 && $2 == "0.5" && $3 == "1.75" && $4 == "11.75" && $8 == "20.125" { b = 1 }
+           END { exit !(a && b) }' "$work/out/frac/a/jobs.csv"
+
+# results that cannot be written: a run failure, exit 1
+cat >unwritable.ini <<'EOF'
+[experiment]
+output = /dev/null/cannot
+[workload]
+path = small.swf
+[policy a]
+EOF
+run -q unwritable.ini
+check "unwritable output exits 1" test $rc -eq 1
+check "unwritable output: the folder is named" has_err "/dev/null"
+
+echo "$failures check(s) failed"
+[[ $failures -eq 0 ]]

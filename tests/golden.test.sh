@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# golden.test.sh HSIM SHARED WORKDIR
+# Replays the golden experiments (tests/golden/*.ini) and compares every
+# policy's start times with the schedules pyss computed
+# (SHARED/golden/<trace>.<policy>.csv.gz).  The INI files read the traces at
+# ../../../shared relative to themselves; CI may put the shared folder
+# elsewhere, so copies are written into WORKDIR with the path pointing into
+# SHARED.  Prints one line per comparison; exits 1 on any difference.
+set -uo pipefail
+
+hsim=$1 shared=$2 work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+abs() { (cd "$1" && pwd); }
+[[ -x $hsim ]] || { echo "golden: $hsim is not an executable" >&2; exit 2; }
+[[ -d $shared ]] || { echo "golden: shared folder $shared is missing" >&2; exit 2; }
+shared=$(abs "$shared")
+case $hsim in /*) ;; *) hsim=$(cd "$(dirname "$hsim")" && pwd)/$(basename "$hsim") ;; esac
+rm -rf "$work"
+mkdir -p "$work"
+work=$(abs "$work")
+
+# experiment INI, golden trace name, policies
+runs=(
+  "kth-sp2 KTH-SP2 fcfs easy conservative easy-perfect easy-sjbf"
+  "hpc2n-excerpt HPC2N-excerpt fcfs easy conservative"
+)
+
+status=0
+for run in "${runs[@]}"; do
+  read -r ini trace policies <<<"$run"
+  src=$here/golden/$ini.ini
+  dst=$work/$ini.ini
+  # point the trace path into SHARED; keep everything else as it is
+  sed -E "s#^([[:space:]]*path[[:space:]]*=[[:space:]]*).*/traces/(.*)\$#\\1$shared/traces/\\2#" \
+    "$src" >"$dst"
+  if ! grep -q "^path = $shared/traces/" "$dst"; then
+    echo "FAIL $ini: could not redirect the trace path in $src"
+    status=1
+    continue
+  fi
+  name=$(sed -nE 's/^[[:space:]]*name[[:space:]]*=[[:space:]]*([^ ;]+).*/\1/p' "$dst" | head -1)
+  name=${name:-$ini}
+  if ! (cd "$work" && "$hsim" -q "$dst") >"$work/$ini.out" 2>"$work/$ini.err"; then
+    echo "FAIL $ini: hsim exited with an error:"
+    sed 's/^/    /' "$work/$ini.err"
+    status=1
+    continue
+  fi
+  if [[ -s $work/$ini.out ]]; then
+    echo "FAIL $ini: hsim -q printed on stdout"
+    status=1
+  fi
+  for policy in $policies; do
+    golden=$shared/golden/$trace.$policy.csv.gz
+    jobs=$work/results/$name/$policy/jobs.csv
+    if [[ ! -f $golden ]]; then
+      echo "FAIL $trace $policy: no golden file $golden"
+      status=1
+    elif [[ ! -f $jobs ]]; then
+      echo "FAIL $trace $policy: hsim wrote no $jobs"
+      status=1
+    elif out=$(bash "$here/compare-golden.sh" "$golden" "$jobs" 2>&1); then
+      echo "ok   $trace $policy: $(tail -1 <<<"$out")"
+    else
+      echo "FAIL $trace $policy:"
+      sed 's/^/    /' <<<"$out"
+      status=1
+    fi
+  done
+done
+exit $status

@@ -1,0 +1,425 @@
+/*
+ * test_config.c - the experiment INI reader: a full file, the defaults, and
+ * every kind of mistake with the line it must name.
+ */
+#include "harness.h"
+
+#include "policies/registry.h"
+#include "sim/config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static hsim_config_t cfg; /* large: keep it off the stack */
+
+static int contains(const char *hay, const char *needle)
+{
+    return strstr(hay, needle) != NULL;
+}
+
+static int parse(const char *text, const char *path, hsim_err_t *e)
+{
+    memset(e, 0, sizeof *e);
+    return hsim_config_parse_string(text, path, &cfg, e);
+}
+
+/*
+ * Expects text to fail with HSIM_EINPUT and a message that starts with
+ * "exp/x.ini:LINE:" and contains each non-NULL needle.
+ */
+static void expect_error_at(const char *text, int line, const char *n1, const char *n2,
+                            const char *n3)
+{
+    hsim_err_t e;
+    int rc = parse(text, "exp/x.ini", &e);
+    CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "exp/x.ini:%d: ", line);
+    int ok = strncmp(e.msg, prefix, strlen(prefix)) == 0;
+    const char *needles[] = {n1, n2, n3};
+    for (int i = 0; i < 3; i++)
+        if (needles[i] && !contains(e.msg, needles[i]))
+            ok = 0;
+    if (!ok) {
+        fprintf(stderr, "\ngot '%s' (rc %d), wanted '%s' and", e.msg, rc, prefix);
+        for (int i = 0; i < 3; i++)
+            if (needles[i])
+                fprintf(stderr, " '%s'", needles[i]);
+        fprintf(stderr, "\n");
+        CU_FAIL("error message");
+    }
+}
+
+/* A minimal valid prefix, 5 lines, for error cases that need the rest. */
+#define VALID_HEAD "[workload]\npath = t.swf\n[policy a]\nbackfill = easy\n\n"
+
+/* ---- valid files ---- */
+
+static void test_full_file(void)
+{
+    const char *text =
+        "; an experiment, every key given\n"          /* 1 */
+        "[experiment]\n"                               /* 2 */
+        "name = kth-easy            ; inline comment\n" /* 3 */
+        "output = out/dir\n"                           /* 4 */
+        "seed = 42\n"                                  /* 5 */
+        "\n"                                           /* 6 */
+        "[workload]\n"                                 /* 7 */
+        "format = swf\n"                               /* 8 */
+        "path = ../shared/traces/t.swf.gz\n"           /* 9 */
+        "clean = pyss\n"                               /* 10 */
+        "max_jobs = 1000\n"                            /* 11 */
+        "[cluster]\n"                                  /* 12 */
+        "processors = 128\n"                           /* 13 */
+        "[policy easy]              ; one or more\n"   /* 14 */
+        "queue = fcfs\n"                               /* 15 */
+        "backfill = easy\n"                            /* 16 */
+        "[policy cons]\n"                              /* 17 */
+        "queue = sjf\n"                                /* 18 */
+        "backfill = conservative\n"                    /* 19 */
+        "estimate = oracle\n"                          /* 20 */
+        "[policy sjbf]\n"                              /* 21 */
+        "backfill = easy\n"                            /* 22 */
+        "backfill_order = sjf\n";                      /* 23 */
+    hsim_err_t e;
+    int rc = parse(text, "experiments/kth.ini", &e);
+    if (rc)
+        fprintf(stderr, "\n%s\n", e.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_STRING_EQUAL(cfg.path, "experiments/kth.ini");
+    CU_ASSERT_STRING_EQUAL(cfg.name, "kth-easy");
+    CU_ASSERT_STRING_EQUAL(cfg.output, "out/dir");
+    CU_ASSERT_EQUAL(cfg.seed, 42);
+    CU_ASSERT_STRING_EQUAL(cfg.format, "swf");
+    CU_ASSERT_STRING_EQUAL(cfg.trace, "experiments/../shared/traces/t.swf.gz");
+    CU_ASSERT_EQUAL(cfg.trace_line, 9);
+    CU_ASSERT_EQUAL(cfg.clean, HSIM_CLEAN_PYSS);
+    CU_ASSERT_EQUAL(cfg.max_jobs, 1000);
+    CU_ASSERT_EQUAL(cfg.processors, 128);
+    CU_ASSERT_EQUAL_FATAL(cfg.n_policies, 3);
+
+    const hsim_policy_config_t *p = &cfg.policies[0];
+    CU_ASSERT_STRING_EQUAL(p->name, "easy");
+    CU_ASSERT_EQUAL(p->line, 14);
+    CU_ASSERT_PTR_EQUAL(p->order, hsim_order_find("fcfs"));
+    CU_ASSERT_PTR_EQUAL(p->scheduler, hsim_scheduler_find("easy"));
+    CU_ASSERT_PTR_EQUAL(p->predictor, hsim_predictor_find("user"));
+    CU_ASSERT_PTR_NULL(p->backfill_order);
+
+    p = &cfg.policies[1];
+    CU_ASSERT_STRING_EQUAL(p->name, "cons");
+    CU_ASSERT_EQUAL(p->line, 17);
+    CU_ASSERT_PTR_EQUAL(p->order, hsim_order_find("sjf"));
+    CU_ASSERT_PTR_EQUAL(p->scheduler, hsim_scheduler_find("conservative"));
+    CU_ASSERT_PTR_EQUAL(p->predictor, hsim_predictor_find("oracle"));
+    CU_ASSERT_PTR_NULL(p->backfill_order);
+
+    p = &cfg.policies[2];
+    CU_ASSERT_STRING_EQUAL(p->name, "sjbf");
+    CU_ASSERT_EQUAL(p->line, 21);
+    CU_ASSERT_PTR_EQUAL(p->order, hsim_order_find("fcfs"));
+    CU_ASSERT_PTR_EQUAL(p->scheduler, hsim_scheduler_find("easy"));
+    CU_ASSERT_PTR_EQUAL(p->backfill_order, hsim_order_find("sjf"));
+    CU_ASSERT_PTR_NOT_NULL(p->backfill_order);
+}
+
+static void test_defaults(void)
+{
+    const char *text = "[workload]\npath = t.swf\n[policy only]\n";
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(parse(text, "dir/sub/my-exp.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.name, "my-exp"); /* the file's stem */
+    CU_ASSERT_STRING_EQUAL(cfg.output, "results");
+    CU_ASSERT_EQUAL(cfg.seed, 1);
+    CU_ASSERT_STRING_EQUAL(cfg.format, "swf");
+    CU_ASSERT_EQUAL(cfg.clean, HSIM_CLEAN_STANDARD);
+    CU_ASSERT_EQUAL(cfg.max_jobs, 0);
+    CU_ASSERT_EQUAL(cfg.processors, 0);
+    CU_ASSERT_STRING_EQUAL(cfg.trace, "dir/sub/t.swf");
+    CU_ASSERT_EQUAL(cfg.trace_line, 2);
+    CU_ASSERT_EQUAL_FATAL(cfg.n_policies, 1);
+    const hsim_policy_config_t *p = &cfg.policies[0];
+    CU_ASSERT_STRING_EQUAL(p->name, "only");
+    CU_ASSERT_EQUAL(p->line, 3);
+    CU_ASSERT_PTR_EQUAL(p->order, hsim_order_find("fcfs"));
+    CU_ASSERT_PTR_EQUAL(p->scheduler, hsim_scheduler_find("none"));
+    CU_ASSERT_PTR_EQUAL(p->predictor, hsim_predictor_find("user"));
+    CU_ASSERT_PTR_NULL(p->backfill_order);
+}
+
+/* Empty [policy X] sections count, in file order. */
+static void test_empty_policy_sections(void)
+{
+    const char *text =
+        "[policy zeta]\n"
+        "[policy alpha]\n"
+        "backfill = conservative\n"
+        "[workload]\n"
+        "path = /abs/t.swf\n"
+        "[policy mid]\n"
+        "; nothing but a comment\n"
+        "\n";
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(parse(text, "x.ini", &e), 0);
+    CU_ASSERT_EQUAL_FATAL(cfg.n_policies, 3);
+    CU_ASSERT_STRING_EQUAL(cfg.policies[0].name, "zeta");
+    CU_ASSERT_STRING_EQUAL(cfg.policies[1].name, "alpha");
+    CU_ASSERT_STRING_EQUAL(cfg.policies[2].name, "mid");
+    CU_ASSERT_EQUAL(cfg.policies[0].line, 1);
+    CU_ASSERT_EQUAL(cfg.policies[2].line, 6);
+    CU_ASSERT_PTR_EQUAL(cfg.policies[0].scheduler, hsim_scheduler_find("none"));
+    CU_ASSERT_PTR_EQUAL(cfg.policies[1].scheduler, hsim_scheduler_find("conservative"));
+    CU_ASSERT_PTR_EQUAL(cfg.policies[2].scheduler, hsim_scheduler_find("none"));
+    CU_ASSERT_STRING_EQUAL(cfg.trace, "/abs/t.swf"); /* absolute: kept */
+}
+
+static void test_relative_paths(void)
+{
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(parse("[workload]\npath = traces/a.swf\n[policy p]\n",
+                                "/srv/exp/e.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.trace, "/srv/exp/traces/a.swf");
+    CU_ASSERT_STRING_EQUAL(cfg.dir, "/srv/exp");
+    CU_ASSERT_EQUAL_FATAL(parse("[workload]\npath = ../t.swf\n[policy p]\n", "a/b.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.trace, "a/../t.swf");
+    /* an INI in the current folder: the trace is relative to it */
+    CU_ASSERT_EQUAL_FATAL(parse("[workload]\npath = t.swf\n[policy p]\n", "e.ini", &e), 0);
+    CU_ASSERT_TRUE(!strcmp(cfg.trace, "t.swf") || !strcmp(cfg.trace, "./t.swf"));
+    /* output stays relative to the current folder, not to the INI */
+    CU_ASSERT_EQUAL_FATAL(parse("[experiment]\noutput = res\n[workload]\npath = t.swf\n"
+                                "[policy p]\n", "a/b.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.output, "res");
+}
+
+/* hsim_config_load on a real file: same parser, trace next to the INI. */
+static void test_load_file(void)
+{
+    char *dir = hsim_test_tmpdir("config");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char path[600];
+    snprintf(path, sizeof path, "%s/run.ini", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("[experiment]\nseed = 7\n[workload]\npath = w.swf\nclean = pyss\n"
+          "[policy e]\nbackfill = easy\n", f);
+    fclose(f);
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_config_load(path, &cfg, &e), 0);
+    char want[700];
+    snprintf(want, sizeof want, "%s/w.swf", dir);
+    CU_ASSERT_STRING_EQUAL(cfg.trace, want);
+    CU_ASSERT_STRING_EQUAL(cfg.name, "run");
+    CU_ASSERT_EQUAL(cfg.seed, 7);
+    CU_ASSERT_EQUAL(cfg.n_policies, 1);
+
+    /* a mistake in a file names the file and line */
+    f = fopen(path, "w");
+    fputs("[experiment]\n\nsed = 7\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(hsim_config_load(path, &cfg, &e), HSIM_EINPUT);
+    snprintf(want, sizeof want, "%s:3: ", path);
+    CU_ASSERT_EQUAL(strncmp(e.msg, want, strlen(want)), 0);
+    remove(path);
+
+    CU_ASSERT_EQUAL(hsim_config_load(path, &cfg, &e), HSIM_EIO); /* gone */
+    CU_ASSERT_TRUE(contains(e.msg, path));
+    remove(dir);
+    free(dir);
+}
+
+/* ---- mistakes ---- */
+
+static void test_unknown_section(void)
+{
+    expect_error_at(VALID_HEAD "[experimnt]\nname = x\n", 6, "unknown section", "experimnt", NULL);
+    expect_error_at("[workload]\npath = t.swf\n[policies]\n[policy a]\n", 3,
+                    "unknown section", "[policies]", NULL);
+    /* "[policy]" without a name is no policy section */
+    expect_error_at("[policy]\n" VALID_HEAD, 1, NULL, NULL, NULL);
+}
+
+static void test_unknown_key_experiment(void)
+{
+    expect_error_at("[experiment]\nname = a\nseeds = 3\n" VALID_HEAD, 3,
+                    "unknown key 'seeds'", "[experiment]", NULL);
+}
+
+static void test_unknown_key_workload(void)
+{
+    expect_error_at("[workload]\npath = t.swf\n\nmaxjobs = 3\n[policy a]\n", 4,
+                    "unknown key 'maxjobs'", "[workload]", NULL);
+}
+
+static void test_unknown_key_cluster(void)
+{
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = 4\nnodes = 3\n", 8,
+                    "unknown key 'nodes'", "[cluster]", NULL);
+}
+
+static void test_unknown_key_policy(void)
+{
+    expect_error_at(VALID_HEAD "[policy b]\nqueue = fcfs\nbackfil = easy\n", 8,
+                    "unknown key 'backfil'", "policy b", NULL);
+}
+
+static void test_duplicate_key(void)
+{
+    expect_error_at("[experiment]\nseed = 1\n; c\nseed = 2\n" VALID_HEAD, 4, "seed",
+                    "twice", NULL);
+    expect_error_at("[workload]\npath = t.swf\npath = u.swf\n[policy a]\n", 3, "path",
+                    "twice", NULL);
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = 4\nprocessors = 4\n", 8,
+                    "processors", "twice", NULL);
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nbackfill = easy\n"
+                    "queue = sjf\nbackfill = none\n", 6, "backfill", "twice", NULL);
+}
+
+static void test_duplicate_policy(void)
+{
+    expect_error_at(VALID_HEAD "[policy b]\n[policy a]\nqueue = sjf\n", 7, "'a'",
+                    "twice", "line 3");
+}
+
+static void test_bad_policy_name(void)
+{
+    expect_error_at(VALID_HEAD "[policy a/b]\n", 6, "policy name", "a/b", NULL);
+    expect_error_at(VALID_HEAD "\n[policy ..]\n", 7, "policy name", NULL, NULL);
+    expect_error_at(VALID_HEAD "[policy two words]\n", 6, "policy name", NULL, NULL);
+}
+
+static void test_unknown_names(void)
+{
+    char names[256];
+    hsim_order_names(names, sizeof names);
+    CU_ASSERT_TRUE(contains(names, "fcfs") && contains(names, "sjf"));
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nqueue = lifo\n", 4,
+                    "'lifo'", names, NULL);
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nbackfill_order = big\n", 4,
+                    "'big'", names, NULL);
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\n\nbackfill = aggressive\n", 5,
+                    "'aggressive'", "none, easy, conservative", NULL);
+    hsim_predictor_names(names, sizeof names);
+    CU_ASSERT_TRUE(contains(names, "user") && contains(names, "oracle"));
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nestimate = magic\n", 4,
+                    "'magic'", names, NULL);
+    expect_error_at("[workload]\npath = t.swf\nclean = tidy\n[policy a]\n", 3, "'tidy'",
+                    "pyss", "standard");
+    expect_error_at("[workload]\nformat = gwf\npath = t.swf\n[policy a]\n", 2, "gwf",
+                    "swf", NULL);
+}
+
+static void test_bad_seed(void)
+{
+    expect_error_at("[experiment]\nseed = abc\n" VALID_HEAD, 2, "seed", "abc", NULL);
+    expect_error_at("[experiment]\nseed = -1\n" VALID_HEAD, 2, "seed", NULL, NULL);
+    expect_error_at("[experiment]\nseed = 1.5\n" VALID_HEAD, 2, "seed", NULL, NULL);
+    expect_error_at("[experiment]\nseed = 99999999999999999999999\n" VALID_HEAD, 2, "seed",
+                    NULL, NULL);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[experiment]\nseed = 0\n" VALID_HEAD, "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.seed, 0);
+}
+
+static void test_bad_processors(void)
+{
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = 0\n", 7, "processors", "'0'", NULL);
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = -1\n", 7, "processors", "-1", NULL);
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = abc\n", 7, "processors", "abc", NULL);
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = 12x\n", 7, "processors", NULL, NULL);
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors = 3000000000\n", 7, "processors",
+                    NULL, NULL);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "[cluster]\nprocessors = 1\n", "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.processors, 1);
+}
+
+static void test_bad_max_jobs(void)
+{
+    expect_error_at("[workload]\npath = t.swf\nmax_jobs = -5\n[policy a]\n", 3, "max_jobs",
+                    "-5", NULL);
+    expect_error_at("[workload]\npath = t.swf\nmax_jobs = many\n[policy a]\n", 3,
+                    "max_jobs", "many", NULL);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[workload]\npath = t.swf\nmax_jobs = 0\n[policy a]\n", "x.ini",
+                          &e), 0);
+    CU_ASSERT_EQUAL(cfg.max_jobs, 0);
+}
+
+static void test_key_before_section(void)
+{
+    expect_error_at("seed = 3\n" VALID_HEAD, 1, "seed", "before any section", NULL);
+    expect_error_at("; comment\n\nname = x\n" VALID_HEAD, 3, "name", "section", NULL);
+}
+
+static void test_syntax_error(void)
+{
+    expect_error_at(VALID_HEAD "[cluster]\nprocessors 100\n", 7, "key = value", NULL, NULL);
+    expect_error_at("[workload]\npath = t.swf\n[policy a\n", 3, NULL, NULL, NULL);
+}
+
+/* Two mistakes: the message names the first one in the file. */
+static void test_first_mistake_reported(void)
+{
+    /* an unknown key first, then a syntax error */
+    expect_error_at("[workload]\npath = t.swf\nbogus = 1\n[policy a]\nthis is not ini\n",
+                    3, "bogus", NULL, NULL);
+    /* a syntax error first, then an unknown key */
+    expect_error_at("[workload]\npath = t.swf\nthis is not ini\n[policy a]\nbogus = 1\n",
+                    3, "key = value", NULL, NULL);
+}
+
+static void test_missing_path(void)
+{
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[experiment]\nname = x\n[workload]\nclean = pyss\n[policy a]\n",
+                          "exp/x.ini", &e), HSIM_EINPUT);
+    CU_ASSERT_EQUAL(strncmp(e.msg, "exp/x.ini:", 10), 0);
+    CU_ASSERT_TRUE(contains(e.msg, "path"));
+    CU_ASSERT_TRUE(contains(e.msg, "missing"));
+    CU_ASSERT_EQUAL(parse("[workload]\npath =\n[policy a]\n", "exp/x.ini", &e), HSIM_EINPUT);
+    CU_ASSERT_TRUE(contains(e.msg, "exp/x.ini:2:"));
+}
+
+static void test_no_policy(void)
+{
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[workload]\npath = t.swf\n", "exp/x.ini", &e), HSIM_EINPUT);
+    CU_ASSERT_EQUAL(strncmp(e.msg, "exp/x.ini:", 10), 0);
+    CU_ASSERT_TRUE(contains(e.msg, "policy"));
+    CU_ASSERT_EQUAL(parse("", "exp/x.ini", &e), HSIM_EINPUT);
+}
+
+static void test_bad_experiment_name(void)
+{
+    expect_error_at("[experiment]\nname = a b\n" VALID_HEAD, 2, "name", NULL, NULL);
+    expect_error_at("[experiment]\nname = ../up\n" VALID_HEAD, 2, "name", NULL, NULL);
+}
+
+void hsim_test_register(void)
+{
+    CU_pSuite v = hsim_test_suite("config-valid");
+    HSIM_TEST(v, test_full_file);
+    HSIM_TEST(v, test_defaults);
+    HSIM_TEST(v, test_empty_policy_sections);
+    HSIM_TEST(v, test_relative_paths);
+    HSIM_TEST(v, test_load_file);
+    CU_pSuite m = hsim_test_suite("config-mistakes");
+    HSIM_TEST(m, test_unknown_section);
+    HSIM_TEST(m, test_unknown_key_experiment);
+    HSIM_TEST(m, test_unknown_key_workload);
+    HSIM_TEST(m, test_unknown_key_cluster);
+    HSIM_TEST(m, test_unknown_key_policy);
+    HSIM_TEST(m, test_duplicate_key);
+    HSIM_TEST(m, test_duplicate_policy);
+    HSIM_TEST(m, test_bad_policy_name);
+    HSIM_TEST(m, test_unknown_names);
+    HSIM_TEST(m, test_bad_seed);
+    HSIM_TEST(m, test_bad_processors);
+    HSIM_TEST(m, test_bad_max_jobs);
+    HSIM_TEST(m, test_key_before_section);
+    HSIM_TEST(m, test_syntax_error);
+    HSIM_TEST(m, test_first_mistake_reported);
+    HSIM_TEST(m, test_missing_path);
+    HSIM_TEST(m, test_no_policy);
+    HSIM_TEST(m, test_bad_experiment_name);
+}

@@ -1,0 +1,386 @@
+/*
+ * gpu_traces.c - what the GPU trace readers share (a row reader over zlib
+ * and libcsv, field parsers with "expected ..., found" messages) and the
+ * ElasticFlow reader, the simplest of them.  Gavel is in gpu_gavel.c,
+ * Alibaba in gpu_alibaba.c.
+ *
+ * Line numbers: libcsv reports fields and row ends but not where they are,
+ * so the file is fed to it one line at a time (split here on '\n'), and the
+ * line a row starts on is the line at whose start libcsv was between rows.
+ * A quoted field spanning lines therefore still names the row's first line.
+ * libcsv's buffers are allocated through hsim_realloc()/hsim_free(), so
+ * tests see them in the live-allocation count and can make them fail.
+ */
+#include "gpu_rows.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* ---- row reader ---- */
+
+typedef struct reader {
+    const char *path;     /* for messages and rows */
+    hsim__row_cb cb;      /* the format's row handler */
+    void *ctx;            /* its state */
+    hsim_err_t *e;        /* where messages go, may be NULL */
+    int64_t line;         /* line being fed to libcsv, >= 1 */
+    int64_t start_line;   /* line the next row would start on */
+    int64_t row_line;     /* line the current row started on, 0 = none */
+    int64_t rows;         /* rows handed to cb so far */
+    char *text;           /* the current row's fields, each NUL-ended */
+    size_t len, cap_text; /* bytes used / allocated in text */
+    size_t *offs;         /* start of each field in text */
+    size_t n, cap_offs;   /* fields so far / allocated */
+    char **f;             /* field pointers handed to cb */
+    size_t cap_f;         /* allocated */
+    int rc;               /* first nonzero result of cb or of an allocation;
+                             once set, callbacks do nothing */
+} reader_t;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    reader_t *r = data;
+    if (r->rc)
+        return;
+    if (!r->row_line)
+        r->row_line = r->start_line;
+    if (hsim_grow(&r->text, &r->cap_text, r->len + len + 1, 1) ||
+        hsim_grow(&r->offs, &r->cap_offs, r->n + 1, sizeof *r->offs)) {
+        r->rc = HSIM_ENOMEM;
+        return;
+    }
+    if (len)
+        memcpy(r->text + r->len, s, len);
+    r->text[r->len + len] = '\0';
+    r->offs[r->n++] = r->len;
+    r->len += len + 1;
+}
+
+static void on_row_end(int c, void *data)
+{
+    reader_t *r = data;
+    if (r->rc || !r->n)
+        return;
+    if (hsim_grow(&r->f, &r->cap_f, r->n, sizeof *r->f)) {
+        r->rc = HSIM_ENOMEM;
+        return;
+    }
+    for (size_t i = 0; i < r->n; i++)
+        r->f[i] = r->text + r->offs[i];
+    hsim__row_t row = {
+        .path = r->path, .line = r->row_line, .index = r->rows, .n = r->n, .f = r->f,
+    };
+    r->rows++;
+    r->rc = r->cb(r->ctx, &row, r->e);
+    r->row_line = 0;
+    r->len = r->n = 0;
+}
+
+/* libcsv's parser state between rows (ROW_NOT_BEGUN in libcsv.c). */
+enum { CSV_ROW_NOT_BEGUN = 0 };
+
+/* Feeds len bytes, which hold at most one '\n', at their end. */
+static void feed(reader_t *r, struct csv_parser *p, const char *s, size_t len,
+                 int *at_line_start)
+{
+    if (*at_line_start && p->pstate == CSV_ROW_NOT_BEGUN)
+        r->start_line = r->line;
+    size_t done = csv_parse(p, s, len, on_field, on_row_end, r);
+    if (done != len && !r->rc)
+        r->rc = csv_error(p) == CSV_ENOMEM ? HSIM_ENOMEM
+                                           : hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: %s", r->path,
+                                                       (long long)r->line, csv_strerror(csv_error(p)));
+    *at_line_start = len && s[len - 1] == '\n';
+    if (*at_line_start)
+        r->line++;
+}
+
+int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
+                    void *ctx, hsim_err_t *e)
+{
+    errno = 0;
+    gzFile gz = gzopen(path, "rb");
+    if (!gz)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path,
+                         errno ? strerror(errno) : "zlib error");
+    enum { CHUNK = 1 << 17 };
+    gzbuffer(gz, CHUNK);
+    char *chunk = hsim_malloc(CHUNK);
+    if (!chunk) {
+        gzclose(gz);
+        return HSIM_ENOMEM;
+    }
+    struct csv_parser p;
+    csv_init(&p, 0);
+    csv_set_delim(&p, delim);
+    if (delim == '\t')
+        csv_set_quote(&p, '\0'); /* a text file holds no NUL: no quoting */
+    csv_set_realloc_func(&p, hsim_realloc);
+    csv_set_free_func(&p, hsim_free);
+    reader_t r = {.path = path, .cb = cb, .ctx = ctx, .e = e, .line = 1, .start_line = 1};
+    int at_line_start = 1;
+    while (!r.rc) {
+        int got = gzread(gz, chunk, CHUNK);
+        int zerr = Z_OK;
+        const char *zmsg = got <= 0 ? gzerror(gz, &zerr) : NULL;
+        if (got < 0 || (got == 0 && zerr != Z_OK && zerr != Z_STREAM_END)) {
+            r.rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s", path,
+                             (long long)r.line, zmsg);
+            break;
+        }
+        if (got == 0)
+            break;
+        for (const char *s = chunk, *end = chunk + got; s < end && !r.rc;) {
+            const char *nl = memchr(s, '\n', (size_t)(end - s));
+            size_t len = nl ? (size_t)(nl + 1 - s) : (size_t)(end - s);
+            feed(&r, &p, s, len, &at_line_start);
+            s += len;
+        }
+    }
+    if (!r.rc)
+        csv_fini(&p, on_field, on_row_end, &r); /* a last line without '\n' */
+    csv_free(&p);
+    hsim_free(chunk);
+    hsim_free(r.text);
+    hsim_free(r.offs);
+    hsim_free(r.f);
+    gzclose(gz);
+    return r.rc < 0 ? r.rc : 0;
+}
+
+/* ---- headers and fields ---- */
+
+int hsim__header_find(const hsim__row_t *r, const hsim__column_t *cols,
+                      size_t count, int *index, hsim_err_t *e)
+{
+    for (size_t c = 0; c < count; c++) {
+        index[c] = -1;
+        for (size_t i = 0; i < r->n; i++)
+            if (!strcmp(r->f[i], cols[c].name)) {
+                index[c] = (int)i;
+                break;
+            }
+        if (index[c] >= 0 || !cols[c].required)
+            continue;
+        char found[160];
+        size_t used = 0;
+        for (size_t i = 0; i < r->n && used < sizeof found; i++)
+            used += (size_t)snprintf(found + used, sizeof found - used, "%s%s",
+                                     i ? "," : "", r->f[i]);
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected a header with column '%s', found '%s'",
+                         r->path, (long long)r->line, cols[c].name, found);
+    }
+    return 0;
+}
+
+static int bad_field(const hsim__row_t *r, size_t i, const char *name, char *why,
+                     size_t size, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* "field N (name): expected <fmt>, found '<text>'" */
+static int bad_field(const hsim__row_t *r, size_t i, const char *name, char *why,
+                     size_t size, const char *fmt, ...)
+{
+    int used = snprintf(why, size, "field %zu (%s): expected ", i + 1, name);
+    if (used < 0 || (size_t)used >= size)
+        return HSIM_EINPUT;
+    va_list ap;
+    va_start(ap, fmt);
+    int more = vsnprintf(why + used, size - (size_t)used, fmt, ap);
+    va_end(ap);
+    if (more < 0 || (size_t)(used + more) >= size)
+        return HSIM_EINPUT;
+    snprintf(why + used + more, size - (size_t)(used + more), ", found '%.40s'", r->f[i]);
+    return HSIM_EINPUT;
+}
+
+int hsim__field_int(const hsim__row_t *r, size_t i, const char *name,
+                    int64_t min, int64_t max, int64_t *out, char *why,
+                    size_t size)
+{
+    const char *s = r->f[i];
+    int neg = (*s == '-');
+    if (*s == '-' || *s == '+')
+        s++;
+    int64_t v = 0;
+    int overflow = 0;
+    const char *digits = s;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > (INT64_MAX - 9) / 10)
+            overflow = 1;
+        else
+            v = v * 10 + (*s - '0');
+    }
+    if (s == digits || *s)
+        return bad_field(r, i, name, why, size, "an integer");
+    if (neg)
+        v = -v;
+    /* "from 1 to 2147483647" reads worse than ">= 1" for a negative count */
+    if (v < min && !overflow && max >= INT32_MAX)
+        return bad_field(r, i, name, why, size, "an integer >= %lld", (long long)min);
+    if (overflow || v < min || v > max)
+        return bad_field(r, i, name, why, size, "an integer from %lld to %lld",
+                         (long long)min, (long long)max);
+    *out = v;
+    return 0;
+}
+
+int hsim__field_seconds(const hsim__row_t *r, size_t i, const char *name,
+                        hsim_time_t *out, char *why, size_t size)
+{
+    const char *s = r->f[i];
+    int neg = (*s == '-');
+    if (*s == '-' || *s == '+')
+        s++;
+    int64_t whole = 0, frac = 0, scale = HSIM_SECOND;
+    int digits = 0, overflow = 0, round_up = 0;
+    for (; *s >= '0' && *s <= '9'; s++, digits++) {
+        if (whole > (INT64_MAX / HSIM_SECOND - 10) / 10)
+            overflow = 1;
+        else
+            whole = whole * 10 + (*s - '0');
+    }
+    if (*s == '.') {
+        int first_dropped = 1;
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
+            if (scale > 1) {
+                scale /= 10;
+                frac += (*s - '0') * scale;
+            } else if (first_dropped) {
+                round_up = (*s >= '5');
+                first_dropped = 0;
+            }
+        }
+    }
+    if (!digits || *s)
+        return bad_field(r, i, name, why, size, "seconds (a decimal number)");
+    if (neg && (whole || frac))
+        return bad_field(r, i, name, why, size, "seconds >= 0");
+    if (overflow)
+        return bad_field(r, i, name, why, size, "seconds up to %lld",
+                         (long long)(INT64_MAX / HSIM_SECOND / 10));
+    *out = whole * HSIM_SECOND + frac + round_up;
+    return 0;
+}
+
+int hsim__field_double(const hsim__row_t *r, size_t i, const char *name,
+                       double min, double *out, char *why, size_t size)
+{
+    const char *s = r->f[i];
+    char *end;
+    double v = *s ? strtod(s, &end) : 0;
+    if (!*s || *end || !isfinite(v))
+        return bad_field(r, i, name, why, size, "a number");
+    if (v < min)
+        return bad_field(r, i, name, why, size, "a number >= %g", min);
+    *out = v;
+    return 0;
+}
+
+int hsim__field_text(const hsim__row_t *r, size_t i, const char *name,
+                     char *out, size_t size_out, char *why, size_t size)
+{
+    size_t len = strlen(r->f[i]);
+    if (!len || len >= size_out)
+        return bad_field(r, i, name, why, size, "a text of 1 to %zu characters", size_out - 1);
+    memcpy(out, r->f[i], len + 1);
+    return 0;
+}
+
+int hsim__row_fields(const hsim__row_t *r, size_t n, char *why, size_t size)
+{
+    if (r->n == n)
+        return 0;
+    snprintf(why, size, "expected %zu fields, found %zu", n, r->n);
+    return HSIM_EINPUT;
+}
+
+int hsim__row_bad(const hsim__row_t *r, int64_t id, int skip, const char *why,
+                  hsim_workload_t *w, hsim_err_t *e)
+{
+    if (skip)
+        return hsim_workload_reject(w, id, r->line, why);
+    return hsim_errf(e, HSIM_EINPUT, "%s:%lld: %s", r->path, (long long)r->line, why);
+}
+
+int hsim__workload_finish(hsim_workload_t *w, int rc)
+{
+    if (rc)
+        hsim_workload_free(w);
+    else
+        hsim_workload_sort(w);
+    return rc;
+}
+
+/* ---- ElasticFlow ---- */
+
+enum { EF_ID, EF_SUBMIT, EF_DURATION, EF_GPUS, EF_COLUMNS };
+
+static const hsim__column_t ef_columns[EF_COLUMNS] = {
+    {"job_id", 1}, {"submission_time", 1}, {"duration", 1}, {"num_gpu", 1},
+};
+
+typedef struct ef_state {
+    hsim_gpu_read_options_t o;  /* copy; zeros when the caller gave none */
+    hsim_workload_t *w;         /* being filled */
+    int col[EF_COLUMNS];        /* field index of each column */
+    size_t fields;              /* fields of the header, so of every row */
+} ef_state_t;
+
+static int ef_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
+{
+    ef_state_t *st = ctx;
+    if (r->index == 0) {
+        st->fields = r->n;
+        return hsim__header_find(r, ef_columns, EF_COLUMNS, st->col, e);
+    }
+    hsim_workload_t *w = st->w;
+    w->n_input++;
+    int64_t id = r->index; /* data row number: the UUID has no place in a job */
+    char why[160];
+    hsim_job_t j;
+    hsim_job_init(&j);
+    j.id = id;
+    j.line = r->line;
+    int64_t gpus = 0;
+    int rc;
+    if (hsim__row_fields(r, st->fields, why, sizeof why) ||
+        hsim__field_seconds(r, (size_t)st->col[EF_SUBMIT], "submission_time", &j.submit,
+                            why, sizeof why) ||
+        hsim__field_seconds(r, (size_t)st->col[EF_DURATION], "duration", &j.runtime,
+                            why, sizeof why) ||
+        hsim__field_int(r, (size_t)st->col[EF_GPUS], "num_gpu", 1, INT32_MAX, &gpus,
+                        why, sizeof why)) {
+        rc = hsim__row_bad(r, id, st->o.skip_bad_rows, why, w, e);
+    } else if (j.runtime <= 0) {
+        size_t i = (size_t)st->col[EF_DURATION];
+        snprintf(why, sizeof why, "field %zu (duration): expected seconds > 0, found '%.40s'",
+                 i + 1, r->f[i]);
+        rc = hsim__row_bad(r, id, st->o.skip_bad_rows, why, w, e);
+    } else {
+        j.estimate = j.runtime;
+        j.gpus = j.procs = (int32_t)gpus;
+        j.gpu_milli = 1000;
+        rc = hsim_workload_add(w, &j);
+    }
+    if (rc)
+        return rc;
+    return st->o.max_jobs && w->n_input >= st->o.max_jobs;
+}
+
+int hsim_elasticflow_read(const char *path, const hsim_gpu_read_options_t *o,
+                          hsim_workload_t *w, hsim_err_t *e)
+{
+    ef_state_t st = {.w = w};
+    if (o)
+        st.o = *o;
+    int rc = hsim__rows_read(path, ',', ef_row, &st, e);
+    if (!rc && st.fields == 0)
+        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected a header (job_id,submission_time,"
+                                       "duration,num_gpu), found an empty file", path);
+    return hsim__workload_finish(w, rc);
+}
