@@ -74,7 +74,8 @@ typedef int32_t (*hsim_chooser_cb)(void *ctx, const hsim_cluster_t *c,
  *  - gpus == 1 and 1 <= gpu_milli < 1000: one node, with procs cores (or
  *    cores_per_node when nodes == 1), all memory and FPGAs, and a share of
  *    one GPU: the fullest GPU that still fits (part.gpu, part.gpu_milli,
- *    part.gpus = 0).  A share with nodes >= 2 lands on the first node.
+ *    part.gpus = 0).  With nodes >= 2 the share is one node's remainder
+ *    (see above): the first chosen node that can hold it gets it.
  *    gpu_milli < 1000 with gpus >= 2 is taken as whole GPUs.
  *  - other GPU jobs, nodes == 0: units of one GPU with ceil(procs / gpus)
  *    cores each (so the job may hold up to gpus - 1 cores more than procs),

@@ -95,7 +95,8 @@ static int build(lc_walk_t *w, const hsim_cluster_t *c, const hsim_ask_t *ask,
             s->cand[w->n++] = (int64_t)c->nodes[n].jobs << 32 | n;
         }
     }
-    qsort(s->cand, w->n, sizeof *s->cand, cmp_key);
+    if (w->n > 1)
+        qsort(s->cand, w->n, sizeof *s->cand, cmp_key);
     return 0;
 }
 

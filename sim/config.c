@@ -363,7 +363,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
     static const char *const keys[] = {"throughputs", "skip_bad_rows", "jobs", "load",
                                        "users", "estimate_factor", "scientific", "dl",
                                        "bigdata", "gpu_share", "gpus_per_job",
-                                       "fpga_share", "class_by", NULL};
+                                       "fpga_share", "class_by", "max_job_cores", NULL};
     size_t k = 0;
     while (keys[k] && strcmp(keys[k], key))
         k++;
@@ -371,7 +371,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
-                       "gpus_per_job, fpga_share or class_by", key);
+                       "gpus_per_job, fpga_share, class_by or max_job_cores", key);
     if (!first_time(p, &p->seen_wl, 16u << k, key))
         return 0;
     double x;
@@ -411,6 +411,10 @@ static int workload_more(parse_t *p, const char *key, const char *v)
     case 10:
         if (parse_int(v, 1, 1024, &c->gpus_per_job))
             return fail(p, "gpus_per_job: expected an integer in 1..1024, found '%s'", v);
+        return 1;
+    case 13:
+        if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
+            return fail(p, "max_job_cores: expected a non-negative integer, found '%s'", v);
         return 1;
     default:
         if (!strcmp(v, "none"))
@@ -471,6 +475,11 @@ static int workload_key(parse_t *p, const char *key, const char *v)
 
 static int cluster_key(parse_t *p, const char *key, const char *v)
 {
+    if (!strcmp(key, "alibaba_nodes")) {
+        if (!first_time(p, &p->seen_cl, 2, key))
+            return 0;
+        return resolve_path(p, key, v, p->c->alibaba_nodes, sizeof p->c->alibaba_nodes);
+    }
     if (!strcmp(key, "processors")) {
         if (!first_time(p, &p->seen_cl, 1, key))
             return 0;
@@ -480,7 +489,7 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
         p->c->processors = (int32_t)x;
         return 1;
     }
-    return fail(p, "unknown key '%s' in [cluster]: expected processors", key);
+    return fail(p, "unknown key '%s' in [cluster]: expected processors or alibaba_nodes", key);
 }
 
 static int policy_key(parse_t *p, const char *key, const char *v)
@@ -749,11 +758,15 @@ static int finish(parse_t *p, int ini_rc)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s: [cluster] processors and [nodes] sections exclude each other: "
                          "expected one of them", c->path);
-    if (c->n_nodes == 0 && (!strcmp(c->format, "gavel") || !strcmp(c->format, "elasticflow") ||
+    if (c->alibaba_nodes[0] && c->processors)
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s: [cluster] processors and alibaba_nodes exclude each other", c->path);
+    if (c->n_nodes == 0 && !c->alibaba_nodes[0] && (!strcmp(c->format, "gavel") || !strcmp(c->format, "elasticflow") ||
                             !strcmp(c->format, "alibaba") || !strcmp(c->format, "dl") ||
                             !strcmp(c->format, "mix")))
         return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s: format %s needs a cluster of nodes: expected [nodes NAME] sections",
+                         "%s: format %s needs a cluster of nodes: expected [nodes NAME] "
+                         "sections or [cluster] alibaba_nodes",
                          c->path, c->format);
     if (!c->n_policies)
         return hsim_errf(p->e, HSIM_EINPUT,

@@ -75,12 +75,15 @@ typedef struct hsim_config {
     double load;                     /* [workload] load (generators, default 0.8) */
     int32_t users;                   /* [workload] users (generators, default 0) */
     double estimate_factor;          /* [workload] estimate_factor (generators, 1) */
+    int32_t max_job_cores;           /* [workload] max_job_cores (mix; 0 = cluster) */
     double share[3];                 /* [workload] scientific/dl/bigdata shares (mix) */
     double gpu_share;                /* [workload] gpu_share: SWF jobs made GPU jobs */
     int32_t gpus_per_job;            /* [workload] gpus_per_job (default 1) */
     double fpga_share;               /* [workload] fpga_share: SWF jobs given an FPGA */
     hsim_class_by_t class_by;        /* [workload] class_by */
     int32_t processors;              /* [cluster] processors (0 = header) */
+    char alibaba_nodes[HSIM_PATH_MAX]; /* [cluster] alibaba_nodes: node types
+                                        from the Alibaba 2023 node list, resolved */
     hsim_policy_config_t policies[HSIM_MAX_POLICIES];
     size_t n_policies;
     hsim_nodes_config_t nodes[HSIM_MAX_NODE_TYPES]; /* [nodes NAME], in order */

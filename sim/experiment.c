@@ -139,7 +139,7 @@ static int prepare(experiment_t *x, hsim_err_t *e)
     int rc = hsim_experiment_load(c, &x->w, &x->capacity, e);
     if (rc)
         return rc;
-    if (c->n_nodes) {
+    if (c->n_nodes || c->alibaba_nodes[0]) {
         x->has_cluster = 1;
         if ((rc = hsim_spec_build(c, &x->w, &x->spec, e)))
             return rc;

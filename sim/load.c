@@ -88,6 +88,7 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
         p.n_jobs = n;
         p.cluster_cpus = clamp32(cores);
         p.cluster_gpus = clamp32(gpus);
+        p.max_job_cores = c->max_job_cores;
         p.load = c->load;
         p.n_users = c->users;
         p.estimate = est;
@@ -187,7 +188,7 @@ int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
     }
     if (rc == HSIM_EIO)
         rc = HSIM_EINPUT; /* an unreadable input file is bad input */
-    if (rc == 0 && *capacity <= 0)
+    if (rc == 0 && *capacity <= 0 && !c->alibaba_nodes[0]) /* else the cluster says */
         rc = hsim_errf(e, HSIM_EINPUT, "%s: no machine size: set [cluster] processors", c->path);
     if (rc)
         hsim_workload_free(w);

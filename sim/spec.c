@@ -32,6 +32,51 @@ static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_s
     return 0;
 }
 
+/*
+ * Node types from the Alibaba 2023 node list: nodes of one shape (cores,
+ * memory, GPUs, GPU model) make one type, named after it, e.g.
+ * "G2-8gpu-96c-384G", in the order the shapes first appear.  Milli-cores
+ * are rounded down to whole cores.
+ */
+static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsim_err_t *e)
+{
+    hsim_alibaba_node_t *nodes = NULL;
+    size_t n = 0;
+    int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, &nodes, &n, e);
+    if (rc)
+        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const hsim_alibaba_node_t *a = &nodes[i];
+        int32_t cores = a->cpu_milli / 1000;
+        size_t t = 0;
+        while (t < *nt && !(s->types[t].cores == cores && s->types[t].mem_mb == a->memory_mib &&
+                            s->types[t].gpus == a->gpus &&
+                            !strcmp(s->types[t].gpu_model, a->model)))
+            t++;
+        if (t == *nt) {
+            if (t == HSIM_MAX_NODE_TYPES) {
+                rc = hsim_errf(e, HSIM_EINPUT, "%s: more than %d node shapes", c->alibaba_nodes,
+                               HSIM_MAX_NODE_TYPES);
+                break;
+            }
+            hsim_node_type_t *ty = &s->types[t];
+            memset(ty, 0, sizeof *ty);
+            snprintf(ty->name, sizeof ty->name, "%s-%dgpu-%dc-%lldG", a->gpus ? a->model : "cpu",
+                     a->gpus, cores, (long long)(a->memory_mib / 1024));
+            ty->cores = cores > 0 ? cores : 1;
+            ty->mem_mb = a->memory_mib;
+            ty->gpus = a->gpus;
+            if (a->gpus)
+                hsim_strlcpy(ty->gpu_model, a->model, sizeof ty->gpu_model);
+            ty->speed = 1.0;
+            (*nt)++;
+        }
+        s->types[t].count++;
+    }
+    hsim_free(nodes);
+    return rc;
+}
+
 int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_t *s,
                     hsim_err_t *e)
 {
@@ -39,13 +84,15 @@ int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_
     size_t nt = c->n_nodes;
     for (size_t i = 0; i < nt; i++)
         s->types[i] = c->nodes[i].type;
+    int rc;
+    if (c->alibaba_nodes[0] && (rc = alibaba_types(c, s, &nt, e)))
+        return rc;
     size_t nc = w->n_classes;
     s->class_speed = hsim_calloc(nc ? nc * nt : 1, sizeof *s->class_speed);
     if (!s->class_speed)
         return HSIM_ENOMEM;
     s->spec = (hsim_cluster_spec_t){.types = s->types, .n_types = nt,
                                     .class_speed = s->class_speed, .n_classes = nc};
-    int rc;
     if (!strcmp(c->format, "gavel") && (rc = gavel_speeds(c, w, s, e)))
         return rc;
     for (size_t k = 0; k < c->n_classes; k++) {

@@ -107,8 +107,14 @@ static int check_params(const hsim_mix_params_t *p, hsim__lublin_t *sci, hsim_er
         rc = hsim_errf(e, HSIM_EINPUT,
                        "%s: parameter 'share': expected shares summing to 1, found a sum "
                        "of %.9g", GEN, sum);
+    if (!rc && (p->max_job_cores < 0 || p->max_job_cores > p->cluster_cpus))
+        rc = hsim_errf(e, HSIM_EINPUT,
+                       "%s: parameter 'max_job_cores': expected 0 or at most cluster_cpus "
+                       "(%d), found %d", GEN, p->cluster_cpus, p->max_job_cores);
     if (!rc && p->share[HSIM_MIX_SCIENTIFIC] > 0)
-        rc = hsim__lublin_prepare(sci, &p->scientific, p->cluster_cpus, "cluster_cpus",
+        rc = hsim__lublin_prepare(sci, &p->scientific,
+                                  p->max_job_cores ? p->max_job_cores : p->cluster_cpus,
+                                  p->max_job_cores ? "max_job_cores" : "cluster_cpus",
                                   GEN, "scientific.", e);
     if (!rc && p->share[HSIM_MIX_DL] > 0)
         rc = hsim__dl_check(&p->dl, p->cluster_gpus, GEN, "dl.", e);

@@ -226,6 +226,9 @@ typedef struct hsim_mix_params {
                              default 1024 */
     int32_t cluster_gpus; /* GPUs of the cluster, >= the largest dl job
                              when share[HSIM_MIX_DL] > 0; default 64 */
+    int32_t max_job_cores;/* the largest scientific job, cores, in
+                             (2^scientific.u_low, cluster_cpus]; 0 = the
+                             whole cluster; default 0 */
     double load;          /* offered load of the busier of cores and GPUs,
                              in [0.001, 1000]; default 0.8 */
     double share[HSIM_MIX_KINDS]; /* probability of each class, >= 0,
