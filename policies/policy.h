@@ -44,8 +44,13 @@ typedef struct hsim_view {
                                       that left), to be skipped */
     size_t n_waiting;              /* entries in waiting[], holes included */
     size_t waiting_holes;          /* holes among them */
-    const hsim_running_t *running; /* by (est_end, start order) ascending */
+    const hsim_running_t *running; /* by (est_end, start order) ascending,
+                                      unless running_unordered */
     size_t n_running;
+    int running_unordered;         /* 1: running[] is in no order (the
+                                      scheduler said it does not read it) */
+    int32_t ending_procs;          /* with running_unordered: processors of
+                                      running jobs whose est_end <= now */
 } hsim_view_t;
 
 /*
@@ -108,6 +113,8 @@ typedef struct hsim_scheduler {
     int (*ended)(void *state, const hsim_view_t *v, int32_t job,
                  hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d);
     int (*schedule)(void *state, const hsim_view_t *v, const hsim_decide_t *d);
+    int reads_running;   /* 1: reads view->running in est_end order; 0: the
+                            engine may keep it unordered (cheaper) */
 } hsim_scheduler_t;
 
 #endif

@@ -4,9 +4,13 @@
  * Submissions are not pushed onto the heap: the workload is already sorted by
  * (submit, line), which is the order of submission events, so the loop
  * merges that array with the heap of created events and with an indexed
- * heap of reserved starts, one per job, that a new reservation replaces.  The running set
- * is kept sorted by (estimated end, start order), which is what backfilling
- * reads; insertions and removals are binary searches plus a memmove.
+ * heap of reserved starts, one per job, that a new reservation replaces.
+ * The running set is kept sorted by estimated end only for schedulers that
+ * read it (EASY); for the others it is an unordered array (a cluster of
+ * 100,000 nodes runs tens of thousands of jobs at once) beside a heap of
+ * estimated ends that answers "how many processors end by now".  The running set
+ * that backfilling reads is kept sorted by (estimated end, start order):
+ * insertions and removals are binary searches plus a memmove.
  */
 #include "engine.h"
 
@@ -34,6 +38,10 @@ typedef struct run {
     hsim_running_t *running;   /* by (est_end, start_seq) */
     int64_t *running_seq;      /* start_seq parallel to running[] */
     size_t n_running, cap_running, cap_running_seq;
+    int ordered;               /* running[] kept in est_end order (the
+                                  scheduler reads it); else unordered, with: */
+    size_t *rpos;              /* slot of each running job in running[] */
+    hsim_rheap_t ends;         /* running jobs by (est_end, start order) */
     int32_t running_procs;
 
     hsim_heap_t heap;          /* terminations (and later expiries) */
@@ -65,9 +73,21 @@ enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
 int32_t hsim_view_free_now(const hsim_view_t *v)
 {
     int32_t busy = v->running_procs;
+    if (v->running_unordered)
+        return v->capacity - busy + v->ending_procs;
     for (size_t i = 0; i < v->n_running && v->running[i].est_end <= v->now; i++)
         busy -= v->running[i].procs;
     return v->capacity - busy;
+}
+
+/* Processors of the entries of heap h at or below slot i that end by now. */
+static int32_t ending_by(const run_t *r, size_t i, hsim_time_t now)
+{
+    const hsim_rheap_t *h = &r->ends;
+    if (i >= h->n || h->ev[i].time > now)
+        return 0;
+    return r->vjobs[h->ev[i].job].procs + ending_by(r, 2 * i + 1, now) +
+           ending_by(r, 2 * i + 2, now);
 }
 
 static void refresh_view(run_t *r)
@@ -79,6 +99,9 @@ static void refresh_view(run_t *r)
     r->view.waiting_holes = r->waiting_holes;
     r->view.running = r->running;
     r->view.n_running = r->n_running;
+    r->view.running_unordered = !r->ordered;
+    if (!r->ordered)
+        r->view.ending_procs = ending_by(r, 0, r->now);
 }
 
 /* Position of (est_end, seq) in running[]: first entry not less than it. */
@@ -234,10 +257,17 @@ static int start_job(run_t *r, int32_t job)
     int64_t seq = r->starts++;
     hsim_time_t est_end = r->now + scaled(r->vjobs[job].estimate, speed);
     r->est_end[job] = est_end;
-    size_t at = running_lower_bound(r, est_end, seq);
-    memmove(&r->running[at + 1], &r->running[at], (r->n_running - at) * sizeof *r->running);
-    memmove(&r->running_seq[at + 1], &r->running_seq[at],
-            (r->n_running - at) * sizeof *r->running_seq);
+    size_t at = r->n_running;
+    if (r->ordered) {
+        at = running_lower_bound(r, est_end, seq);
+        memmove(&r->running[at + 1], &r->running[at], (r->n_running - at) * sizeof *r->running);
+        memmove(&r->running_seq[at + 1], &r->running_seq[at],
+                (r->n_running - at) * sizeof *r->running_seq);
+    } else {
+        r->rpos[job] = at;
+        hsim_event_t ev = {.time = est_end, .seq = seq, .job = job, .kind = 0};
+        hsim_rheap_set(&r->ends, &ev);
+    }
     r->running[at] = (hsim_running_t){.job = job, .procs = j->procs,
                                       .start = r->now, .est_end = est_end};
     r->running_seq[at] = seq;
@@ -286,11 +316,21 @@ static int finish_job(run_t *r, int32_t job)
     const hsim_vjob_t *vj = &r->vjobs[job];
     hsim_time_t start = r->out[job].start;
     hsim_time_t est_end = r->est_end[job];
-    size_t at = running_lower_bound(r, est_end, r->start_seq[job]);
-    HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
-    memmove(&r->running[at], &r->running[at + 1], (r->n_running - at - 1) * sizeof *r->running);
-    memmove(&r->running_seq[at], &r->running_seq[at + 1],
-            (r->n_running - at - 1) * sizeof *r->running_seq);
+    if (r->ordered) {
+        size_t at = running_lower_bound(r, est_end, r->start_seq[job]);
+        HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
+        memmove(&r->running[at], &r->running[at + 1],
+                (r->n_running - at - 1) * sizeof *r->running);
+        memmove(&r->running_seq[at], &r->running_seq[at + 1],
+                (r->n_running - at - 1) * sizeof *r->running_seq);
+    } else { /* the last entry fills the hole */
+        size_t at = r->rpos[job], last = r->n_running - 1;
+        HSIM_ASSERT(r->running[at].job == job);
+        r->running[at] = r->running[last];
+        r->running_seq[at] = r->running_seq[last];
+        r->rpos[r->running[at].job] = at;
+        hsim_rheap_remove(&r->ends, job);
+    }
     r->n_running--;
     r->running_procs -= vj->procs;
     r->state[job] = JOB_DONE;
@@ -386,6 +426,12 @@ static int setup(run_t *r)
     r->est_end = hsim_calloc(n, sizeof *r->est_end);
     if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq || !r->wslot || !r->est_end)
         return HSIM_ENOMEM;
+    r->ordered = r->cfg->scheduler->reads_running;
+    if (!r->ordered) {
+        r->rpos = hsim_calloc(n, sizeof *r->rpos);
+        if (!r->rpos || hsim_rheap_init(&r->ends, n))
+            return HSIM_ENOMEM;
+    }
     if (r->cfg->cluster) {
         int rc = setup_cluster(r);
         if (rc)
@@ -451,6 +497,8 @@ static void teardown(run_t *r)
     hsim_free(r->waiting);
     hsim_free(r->running);
     hsim_free(r->running_seq);
+    hsim_free(r->rpos);
+    hsim_rheap_free(&r->ends);
 }
 
 /* A reserved start the cluster could not place: it waits for resources. */
