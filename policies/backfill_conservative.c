@@ -269,4 +269,5 @@ const hsim_scheduler_t hsim_sched_conservative = {
     .submitted = cons_submitted,
     .ended = cons_ended,
     .schedule = cons_schedule,
+    .running_any_order = 1,
 };

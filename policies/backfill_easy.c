@@ -191,5 +191,4 @@ const hsim_scheduler_t hsim_sched_easy = {
     .destroy = easy_destroy,
     .submitted = easy_submitted,
     .schedule = easy_schedule,
-    .reads_running = 1,
 };

@@ -60,4 +60,5 @@ const hsim_scheduler_t hsim_sched_none = {
     .destroy = none_destroy,
     .submitted = none_submitted,
     .schedule = none_schedule,
+    .running_any_order = 1,
 };

@@ -113,8 +113,9 @@ typedef struct hsim_scheduler {
     int (*ended)(void *state, const hsim_view_t *v, int32_t job,
                  hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d);
     int (*schedule)(void *state, const hsim_view_t *v, const hsim_decide_t *d);
-    int reads_running;   /* 1: reads view->running in est_end order; 0: the
-                            engine may keep it unordered (cheaper) */
+    int running_any_order; /* 1: never reads view->running in est_end
+                            order, so the engine may keep it unordered
+                            (cheaper); 0 (the safe default): it is sorted */
 } hsim_scheduler_t;
 
 #endif

@@ -426,7 +426,7 @@ static int setup(run_t *r)
     r->est_end = hsim_calloc(n, sizeof *r->est_end);
     if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq || !r->wslot || !r->est_end)
         return HSIM_ENOMEM;
-    r->ordered = r->cfg->scheduler->reads_running;
+    r->ordered = !r->cfg->scheduler->running_any_order;
     if (!r->ordered) {
         r->rpos = hsim_calloc(n, sizeof *r->rpos);
         if (!r->rpos || hsim_rheap_init(&r->ends, n))
