@@ -9,8 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* Speeds from Gavel's table for classes named "<job type>@<scale>", on the
-   node types whose GPU model is k80, p100 or v100. */
+/* Speeds from a throughput table in Gavel's format ([workload] throughputs,
+   any format) for the classes named "<job type>@<scale>", on the node types
+   whose GPU model is k80, p100 or v100; [class] sections come after and
+   override them. */
 static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_t *s,
                         hsim_err_t *e)
 {
@@ -93,7 +95,7 @@ int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_
         return HSIM_ENOMEM;
     s->spec = (hsim_cluster_spec_t){.types = s->types, .n_types = nt,
                                     .class_speed = s->class_speed, .n_classes = nc};
-    if (!strcmp(c->format, "gavel") && (rc = gavel_speeds(c, w, s, e)))
+    if (c->throughputs[0] && (rc = gavel_speeds(c, w, s, e)))
         return rc;
     for (size_t k = 0; k < c->n_classes; k++) {
         const hsim_class_config_t *cc = &c->classes[k];
