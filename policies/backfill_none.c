@@ -30,27 +30,8 @@ static int none_submitted(void *state, const hsim_view_t *v, int32_t job,
 static int none_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
 {
     hsim_queue_t *q = state;
-    hsim_queue_tidy(q);
-    if (q->order->time_dependent) {
-        int rc = hsim_queue_resort(q, v->jobs, v->now);
-        if (rc)
-            return rc;
-    }
-    int32_t free_now = hsim_view_free_now(v);
-    while (hsim_queue_size(q)) {
-        size_t i = q->first;
-        int32_t job = q->ids[i];
-        if (v->jobs[job].procs > free_now)
-            break;
-        int rc = d->start(d->ctx, job);
-        if (rc == HSIM_NOFIT)
-            break; /* the processors are free, but no node can hold it */
-        if (rc)
-            return rc;
-        free_now -= v->jobs[job].procs;
-        hsim_queue_remove_at(q, i);
-    }
-    return 0;
+    int32_t free_now;
+    return hsim_queue_start_head(q, v, d, &free_now);
 }
 
 const hsim_scheduler_t hsim_sched_none = {

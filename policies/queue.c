@@ -245,3 +245,29 @@ void hsim_queue_copy(const hsim_queue_t *q, int32_t *out)
         if (q->ids[i] >= 0)
             out[k++] = q->ids[i];
 }
+
+int hsim_queue_start_head(hsim_queue_t *q, const hsim_view_t *v, const hsim_decide_t *d,
+                          int32_t *free_now)
+{
+    hsim_queue_tidy(q);
+    if (q->order->time_dependent) {
+        int rc = hsim_queue_resort(q, v->jobs, v->now);
+        if (rc)
+            return rc;
+    }
+    *free_now = hsim_view_free_now(v);
+    while (hsim_queue_size(q)) {
+        size_t i = q->first;
+        int32_t job = q->ids[i];
+        if (v->jobs[job].procs > *free_now)
+            break;
+        int rc = d->start(d->ctx, job);
+        if (rc == HSIM_NOFIT)
+            break; /* the processors are free, but no node can hold it */
+        if (rc)
+            return rc;
+        *free_now -= v->jobs[job].procs;
+        hsim_queue_remove_at(q, i);
+    }
+    return 0;
+}

@@ -60,6 +60,15 @@ int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
 /* Sorts ids[0..n) by order at time now (stable).  0 or HSIM_ENOMEM. */
 int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
                     const hsim_order_t *order, hsim_time_t now);
+/*
+ * The start of every pass: tidies the queue, re-sorts it for orders that
+ * change with time, then starts jobs from its head while they fit in
+ * *free_now processors (which it lowers); the first that does not fit, or
+ * that the cluster cannot place (HSIM_NOFIT), stays at the head.  0 or a
+ * negative code from a decision.  O(started x log n), plus the re-sort.
+ */
+int hsim_queue_start_head(hsim_queue_t *q, const hsim_view_t *v, const hsim_decide_t *d,
+                          int32_t *free_now);
 /* Copies the live jobs, in order, into out (room for hsim_queue_size()). */
 void hsim_queue_copy(const hsim_queue_t *q, int32_t *out);
 

@@ -155,13 +155,13 @@ static hsim_time_t scaled(hsim_time_t t, double speed)
     return v < 1 ? 1 : (hsim_time_t)v;
 }
 
-/* The request placement sees: the job's resources, never its runtime. */
-static void request_of(const run_t *r, const hsim_job_t *j, hsim_request_t *q)
+void hsim_engine_request(const hsim_workload_t *w, const hsim_job_t *j,
+                         const uint32_t *model_map, hsim_request_t *q)
 {
     uint32_t models = 0;
-    for (size_t m = 0; m < r->w->n_models && m < 32; m++)
+    for (size_t m = 0; m < w->n_models && m < 32; m++)
         if (j->gpu_models & (1u << m))
-            models |= r->model_map[m];
+            models |= model_map[m];
     *q = (hsim_request_t){
         .procs = j->procs,
         .nodes = j->nodes,
@@ -180,13 +180,22 @@ static void request_of(const run_t *r, const hsim_job_t *j, hsim_request_t *q)
         q->gpu_models = 1u << 31;
 }
 
+void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
+                           uint32_t *model_map)
+{
+    for (size_t m = 0; m < w->n_models; m++) {
+        int cm = hsim_cluster_model(c, w->models[m]);
+        model_map[m] = cm >= 0 ? 1u << cm : 0;
+    }
+}
+
 /* Places job on the cluster and takes its resources; *speed gets the speed
    of its slowest part.  0, HSIM_NOFIT or HSIM_ENOMEM. */
 static int place_job(run_t *r, int32_t job, double *speed)
 {
     const hsim_job_t *j = &r->w->jobs[job];
     hsim_request_t q;
-    request_of(r, j, &q);
+    hsim_engine_request(r->w, j, r->model_map, &q);
     hsim_alloc_t *a = &r->allocs[job];
     a->n = 0;
     int rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
@@ -408,10 +417,7 @@ static int setup_cluster(run_t *r)
     r->stats.node_jobs = hsim_calloc(r->cluster.n_nodes, sizeof *r->stats.node_jobs);
     if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs)
         return HSIM_ENOMEM;
-    for (size_t m = 0; m < r->w->n_models; m++) {
-        int cm = hsim_cluster_model(&r->cluster, r->w->models[m]);
-        r->model_map[m] = cm >= 0 ? 1u << cm : 0;
-    }
+    hsim_engine_model_map(r->w, &r->cluster, r->model_map);
     return r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state);
 }
 

@@ -70,6 +70,17 @@ typedef struct hsim_run_stats {
 } hsim_run_stats_t;
 
 /*
+ * The request placement sees for job j of workload w (never its runtime).
+ * model_map[i] is the cluster's model bit for the workload's GPU model i
+ * (0 when the cluster has no such model).  O(models).
+ */
+void hsim_engine_request(const hsim_workload_t *w, const hsim_job_t *j,
+                         const uint32_t *model_map, hsim_request_t *q);
+/* Fills model_map[0..w->n_models) for cluster c. */
+void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
+                           uint32_t *model_map);
+
+/*
  * Replays w (jobs sorted by submission) under cfg.  out must hold w->n_jobs
  * outcomes (index = position in w->jobs); stats may be NULL (when not, the
  * caller frees stats->node_busy and node_jobs, also after an error).  Returns 0,

@@ -166,27 +166,13 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
         return rc;
     }
     uint32_t map[HSIM_MAX_MODELS] = {0};
-    for (size_t m = 0; m < w->n_models; m++) {
-        int cm = hsim_cluster_model(&c, w->models[m]);
-        map[m] = cm >= 0 ? 1u << cm : 0;
-    }
+    hsim_engine_model_map(w, &c, map);
     hsim_alloc_t a = {0};
     size_t kept = 0;
     for (size_t i = 0; i < w->n_jobs && rc == 0; i++) {
         const hsim_job_t *j = &w->jobs[i];
-        uint32_t models = 0;
-        for (size_t m = 0; m < w->n_models && m < 32; m++)
-            if (j->gpu_models & (1u << m))
-                models |= map[m];
-        hsim_request_t q = {
-            .procs = j->procs, .nodes = j->nodes,
-            .cores_per_node = j->cores_per_node ? j->cores_per_node
-                                                : (j->nodes ? (j->procs + j->nodes - 1) / j->nodes : 0),
-            .mem_mb = j->mem_mb, .gpus = j->gpus,
-            .gpu_milli = j->gpus ? (j->gpu_milli > 0 ? j->gpu_milli : 1000) : 0,
-            .gpu_models = j->gpu_models && !models ? 1u << 31 : models,
-            .fpgas = j->fpgas, .job_class = j->job_class, .user = j->user,
-        };
+        hsim_request_t q;
+        hsim_engine_request(w, j, map, &q);
         a.n = 0;
         int fit = ff->place(state, &c, &q, &a);
         if (fit == 0) {
