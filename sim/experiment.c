@@ -5,6 +5,7 @@
 
 #include "report.h"
 #include "spec.h"
+#include "../plots/chart.h"
 #include "../workloads/swf.h"
 
 #include <string.h>
@@ -20,7 +21,28 @@ typedef struct experiment {
     hsim_outcome_t *out;
     FILE *summary;
     FILE *classes;
+    double *fig;                  /* 4 x HSIM_MAX_POLICIES: per policy wait (h),
+                                     bsld, utilization (%), load imbalance */
+    size_t n_done;                /* policies run so far */
 } experiment_t;
+
+/* summary.png: the policies side by side. */
+static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_err_t *e)
+{
+    const hsim_config_t *c = x->c;
+    const char *labels[HSIM_MAX_POLICIES];
+    for (size_t i = 0; i < n; i++)
+        labels[i] = c->policies[i].name;
+    hsim_chart_panel_t panels[4] = {
+        {"average wait (h)", x->fig},
+        {"average bounded slowdown", x->fig + HSIM_MAX_POLICIES},
+        {"utilization (%)", x->fig + 2 * HSIM_MAX_POLICIES},
+        {"load imbalance (CV)", x->fig + 3 * HSIM_MAX_POLICIES},
+    };
+    char path[HSIM_PATH_MAX * 2 + 16];
+    snprintf(path, sizeof path, "%s/summary.png", dir);
+    return hsim_chart_bars(path, c->name, labels, n, panels, x->has_cluster ? 4 : 3, e);
+}
 
 static int write_nodes(const experiment_t *x, const char *path, const hsim_run_stats_t *st,
                        hsim_err_t *e)
@@ -124,7 +146,12 @@ static int run_policy(experiment_t *x, const hsim_policy_config_t *pc, hsim_summ
                     m.util_mem, m.util_fpgas);
             for (size_t k = 0; k < x->cluster.n_models; k++)
                 fprintf(x->summary, ",%.6f", m.util_gpus[k]);
+            x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
         }
+        x->fig[x->n_done] = s->wait.avg / 3600;
+        x->fig[HSIM_MAX_POLICIES + x->n_done] = s->bsld.avg;
+        x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
+        x->n_done++;
         fputc('\n', x->summary);
         write_classes(x, pc->name);
     }
@@ -151,7 +178,8 @@ static int prepare(experiment_t *x, hsim_err_t *e)
                                                          : (int32_t)x->cluster.total_cores;
     }
     x->out = hsim_calloc(x->w.n_jobs, sizeof *x->out);
-    return x->out ? 0 : HSIM_ENOMEM;
+    x->fig = hsim_calloc(4 * HSIM_MAX_POLICIES, sizeof *x->fig);
+    return x->out && x->fig ? 0 : HSIM_ENOMEM;
 }
 
 static int open_out(FILE **f, const char *path, const char *header, hsim_err_t *e)
@@ -219,11 +247,14 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
             fflush(stdout);
         }
     }
+    if (rc == 0)
+        rc = write_chart(&x, dir, x.n_done, e);
     int rc2 = close_out(x.summary, spath, e);
     int rc3 = close_out(x.classes, cpath, e);
     if (!rc)
         rc = rc2 ? rc2 : rc3;
     hsim_free(x.out);
+    hsim_free(x.fig);
     if (x.has_cluster)
         hsim_cluster_free(&x.cluster);
     hsim_spec_free(&x.spec);
