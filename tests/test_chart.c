@@ -1,0 +1,129 @@
+/*
+ * test_chart.c - the cairo bar chart: every file type, the PNG's size and
+ * signature, byte-identical reruns, and the errors.
+ */
+#include "harness.h"
+
+#include "plots/chart.h"
+
+#include <cairo.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const labels[] = {"fcfs", "easy", "conservative"};
+static const double waits[] = {3.5, 1.25, 0.0};
+static const double slow[] = {120.0, 14.2, -3.0}; /* negative: drawn as 0 */
+
+static int draw(const char *path, size_t panels)
+{
+    hsim_chart_panel_t p[2] = {{"average wait (h)", waits}, {"bsld", slow}};
+    hsim_err_t e;
+    return hsim_chart_bars(path, "test", labels, 3, p, panels, &e);
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)len + 1);
+    *n = fread(buf, 1, (size_t)len, f);
+    fclose(f);
+    return buf;
+}
+
+static void test_png_size_and_signature(void)
+{
+    char *dir = hsim_test_tmpdir("chart");
+    char path[600];
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    CU_ASSERT_EQUAL(draw(path, 2), 0);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+    CU_ASSERT_EQUAL(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    CU_ASSERT_EQUAL(cairo_image_surface_get_width(s), 2 * 260);  /* a panel each */
+    CU_ASSERT_EQUAL(cairo_image_surface_get_height(s), 50 + 300 + 120);
+    /* the first bar is drawn in the palette's first colour somewhere in
+       the first panel's plot area */
+    cairo_surface_flush(s);
+    const unsigned char *px = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s), blue = 0;
+    for (int y = 60; y < 340 && !blue; y++)
+        for (int x = 30; x < 120 && !blue; x++) {
+            const unsigned char *p = px + y * stride + 4 * x; /* BGRx */
+            blue = p[0] > 150 && p[1] > 90 && p[1] < 150 && p[2] < 60;
+        }
+    CU_ASSERT(blue);
+    cairo_surface_destroy(s);
+    free(dir);
+}
+
+static void test_png_is_byte_identical(void)
+{
+    char *dir = hsim_test_tmpdir("chart");
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/a.png", dir);
+    snprintf(b, sizeof b, "%s/b.png", dir);
+    CU_ASSERT_EQUAL(draw(a, 2), 0);
+    CU_ASSERT_EQUAL(draw(b, 2), 0);
+    size_t na = 0, nb = 0;
+    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+    CU_ASSERT(na > 1000);
+    CU_ASSERT_EQUAL(na, nb);
+    CU_ASSERT(na == nb && memcmp(x, y, na) == 0);
+    CU_ASSERT(memcmp(x, "\x89PNG", 4) == 0);
+    free(x);
+    free(y);
+    free(dir);
+}
+
+static void test_svg_and_pdf(void)
+{
+    char *dir = hsim_test_tmpdir("chart");
+    char path[600];
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/a.svg", dir);
+    CU_ASSERT_EQUAL(draw(path, 1), 0);
+    char *svg = slurp(path, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    svg[n] = '\0';
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<svg"));
+    free(svg);
+    snprintf(path, sizeof path, "%s/a.pdf", dir);
+    CU_ASSERT_EQUAL(draw(path, 1), 0);
+    char *pdf = slurp(path, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pdf);
+    CU_ASSERT(n > 4 && memcmp(pdf, "%PDF", 4) == 0);
+    free(pdf);
+    free(dir);
+}
+
+static void test_errors(void)
+{
+    char *dir = hsim_test_tmpdir("chart");
+    char path[600];
+    hsim_err_t e;
+    hsim_chart_panel_t p = {"x", waits};
+    snprintf(path, sizeof path, "%s/a.jpg", dir);
+    CU_ASSERT_EQUAL(hsim_chart_bars(path, "t", labels, 3, &p, 1, &e), HSIM_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "expected a .png, .svg or .pdf"));
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    CU_ASSERT_EQUAL(hsim_chart_bars(path, "t", labels, 0, &p, 1, &e), HSIM_EINPUT);
+    snprintf(path, sizeof path, "%s/no/such/folder/a.png", dir);
+    CU_ASSERT_EQUAL(hsim_chart_bars(path, "t", labels, 3, &p, 1, &e), HSIM_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "a.png"));
+    free(dir);
+}
+
+void hsim_test_register(void)
+{
+    CU_pSuite s = hsim_test_suite("chart");
+    HSIM_TEST(s, test_png_size_and_signature);
+    HSIM_TEST(s, test_png_is_byte_identical);
+    HSIM_TEST(s, test_svg_and_pdf);
+    HSIM_TEST(s, test_errors);
+}
