@@ -48,6 +48,9 @@ typedef struct cons {
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
+    hsim_time_t vacated_lo;   /* the slots vacated by moves in the last */
+    hsim_time_t vacated_hi;   /* compression pass lie in [lo, hi); lo > hi
+                                 when none */
     size_t n_live;
 } cons_t;
 
@@ -63,6 +66,8 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
         return HSIM_ENOMEM;
     }
     hsim_queue_init(&s->queue, p->order);
+    s->vacated_lo = HSIM_TIME_MAX;
+    s->vacated_hi = -1;
     *state = s;
     return 0;
 }
@@ -190,7 +195,7 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
  * reservation were gone; at when there is none.  See the file comment.
  */
 static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
-                               int32_t procs, hsim_time_t dur)
+                               int32_t procs, hsim_time_t dur, int b_possible)
 {
     hsim_time_t best = at;
     hsim_time_t a = shape_window_before(s, now, procs, dur, at);
@@ -198,7 +203,7 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
         best = a;
     /* (b): the run of >= procs free processors that ends at at */
     const hsim_profile_t *p = &s->profile;
-    if (hsim_profile_free_at(p, at - 1) < procs)
+    if (!b_possible || hsim_profile_free_at(p, at - 1) < procs)
         return best;
     size_t lo = 0, hi = p->n; /* the step holding at - 1 */
     while (hi - lo > 1) {
@@ -226,6 +231,14 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     clear_shapes(s);
     if (est_end > now && (rc = book(s, now, now, est_end - now, -v->jobs[job].procs)))
         return rc;
+    /* (b) holds for a job after it is placed or looked at; it can only
+       become true where processors were given back just before its start:
+       in this termination's tail, or in a slot vacated by a move of the
+       last pass or of this one.  lo/hi bound those slots. */
+    hsim_time_t tail_end = est_end > now ? est_end : now;
+    hsim_time_t lo = s->vacated_lo, hi = s->vacated_hi;
+    s->vacated_lo = HSIM_TIME_MAX;
+    s->vacated_hi = -1;
     hsim_queue_t *q = &s->queue;
     hsim_queue_tidy(q);
     for (size_t i = q->first; i < q->n; i++) {
@@ -239,10 +252,20 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             hsim_queue_remove_at(q, i);
             continue;
         }
-        hsim_time_t t = earlier_fit(s, now, at, j->procs, j->estimate);
+        int b_possible = at <= tail_end || (at > lo && at <= hi);
+        hsim_time_t t = earlier_fit(s, now, at, j->procs, j->estimate, b_possible);
         if (t == at)
             continue;
         HSIM_ASSERT(t < at);
+        /* the vacated slot [at, at + estimate) */
+        if (at < lo)
+            lo = at;
+        if (at + j->estimate > hi)
+            hi = at + j->estimate;
+        if (at < s->vacated_lo)
+            s->vacated_lo = at;
+        if (at + j->estimate > s->vacated_hi)
+            s->vacated_hi = at + j->estimate;
         if ((rc = book(s, now, at, j->estimate, -j->procs)) ||
             (rc = book(s, now, t, j->estimate, j->procs)))
             return rc;
