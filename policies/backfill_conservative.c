@@ -229,13 +229,18 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     int rc;
     hsim_profile_trim(&s->profile, now);
     clear_shapes(s);
-    if (est_end > now && (rc = book(s, now, now, est_end - now, -v->jobs[job].procs)))
+    /* Give back what is still booked: the job was booked over [at, at +
+       estimate), which is [start, est_end) unless a cluster of nodes made
+       it start later than its reservation (a deferred start). */
+    hsim_time_t booked_end = s->at[job] + v->jobs[job].estimate;
+    (void)est_end;
+    if (booked_end > now && (rc = book(s, now, now, booked_end - now, -v->jobs[job].procs)))
         return rc;
     /* (b) holds for a job after it is placed or looked at; it can only
        become true where processors were given back just before its start:
        in this termination's tail, or in a slot vacated by a move of the
        last pass or of this one.  lo/hi bound those slots. */
-    hsim_time_t tail_end = est_end > now ? est_end : now;
+    hsim_time_t tail_end = booked_end > now ? booked_end : now;
     hsim_time_t lo = s->vacated_lo, hi = s->vacated_hi;
     s->vacated_lo = HSIM_TIME_MAX;
     s->vacated_hi = -1;

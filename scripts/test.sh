@@ -13,4 +13,5 @@ scripts/setup.sh build -DHSIM_WERROR=ON -DHSIM_SHARED="$shared"
 
 echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 scripts/setup.sh build-asan -DHSIM_WERROR=ON -DHSIM_SANITIZE=ON -DHSIM_SHARED="$shared"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(pwd)/../tests/lsan.supp \
+  ctest --output-on-failure -j "$jobs")

@@ -13,6 +13,7 @@
 
 #include <ini.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,7 +243,7 @@ static int parse_double(const char *v, double *out)
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (end == v || *end || errno || x != x)
+    if (end == v || *end || errno || !isfinite(x))
         return -1;
     *out = x;
     return 0;
@@ -265,7 +266,7 @@ static int parse_size_mb(const char *v, int64_t *out)
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (end == v || errno || x < 0)
+    if (end == v || errno || !isfinite(x) || x < 0)
         return -1;
     double scale = 1;
     if (*end == 'K' || *end == 'k')
@@ -283,7 +284,7 @@ static int parse_size_mb(const char *v, int64_t *out)
         if (!strcmp(end, "iB") || !strcmp(end, "B"))
             end += strlen(end);
     }
-    if (*end)
+    if (*end || x * scale > 1e15) /* a petabyte of MiB: past any node */
         return -1;
     *out = (int64_t)(x * scale + 0.5);
     return 0;

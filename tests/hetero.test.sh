@@ -1,0 +1,370 @@
+#!/usr/bin/env bash
+# hetero.test.sh HSIM SHARED WORKDIR
+# Heterogeneous clusters end to end, through the hsim command: the Gavel
+# heterogeneity experiment as shipped (its paths rewritten to SHARED and to
+# this repository's topologies), small dl and mix experiments on clusters of
+# several node types, hsim gen and the replay of what it writes, an SWF trace
+# on nodes with GPU jobs and classes (run twice: byte-identical; then under
+# conservative backfilling), and the Alibaba GPU-sharing trace on its own
+# node list.  Every check prints one line; the script exits 1 if any failed.
+set -uo pipefail
+
+hsim=$1 shared=$2 work=$3
+case $hsim in /*) ;; *) hsim=$(cd "$(dirname "$hsim")" && pwd)/$(basename "$hsim") ;; esac
+[[ -x $hsim ]] || { echo "hetero: $hsim is not an executable" >&2; exit 2; }
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+shared=$(cd "$shared" && pwd) || { echo "hetero: no shared folder $2" >&2; exit 2; }
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cd "$work"
+
+failures=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+check() { # check NAME COMMAND... : passes when the command succeeds
+  local name=$1
+  shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# run ARGS...: runs hsim, leaving $rc, out.txt and err.txt
+run() {
+  "$hsim" "$@" >out.txt 2>err.txt
+  rc=$?
+  if [[ $rc -ne 0 ]]; then sed 's/^/    hsim: /' err.txt; fi
+}
+# rows FILE: data rows of a CSV file (header excluded), 0 when it is missing
+rows() { if [[ -f $1 ]]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+# col FILE POLICY COLUMN: a summary.csv value, by policy and column name
+col() {
+  awk -F, -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+                               $1 == p && k { print $k }' "$1"
+}
+# every_job_accounted DIR N POLICY...: each policy's jobs.csv and the
+# experiment's rejected.csv hold N distinct job ids between them
+every_job_accounted() {
+  local dir=$1 n=$2 p ok=0
+  shift 2
+  for p in "$@"; do
+    local ids
+    ids=$( (tail -n +2 "$dir/$p/jobs.csv"; tail -n +2 "$dir/rejected.csv") | cut -d, -f1 | sort -u | wc -l)
+    local total=$(($(rows "$dir/$p/jobs.csv") + $(rows "$dir/rejected.csv")))
+    if [[ $ids -ne $n || $total -ne $n ]]; then
+      echo "    $p: $total rows, $ids distinct ids, expected $n"
+      ok=1
+    fi
+  done
+  return $ok
+}
+header_is() { [[ -f $1 && "$(head -n 1 "$1")" == "$2" ]]; }
+less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0 && a != "" && b != "") }'; }
+
+# ---- the Gavel heterogeneity experiment, as shipped ----
+ini=$repo/experiments/gavel-heterogeneity.ini
+sed -e "s#\.\./\.\./shared/#$shared/#g" \
+    -e "s#xml:\.\./traces/topologies/#xml:$repo/traces/topologies/#g" \
+    -e "s#^output = .*#output = $work/out#" "$ini" >gavel.ini
+check "gavel: the copy's paths were all rewritten" test "$(grep -c '\.\./' gavel.ini)" -eq 0
+check "gavel: the trace is where the copy says" \
+  test -f "$(sed -n 's/^path = *//p' gavel.ini | sed 's/ *;.*//')"
+run gavel.ini
+check "gavel: exits 0" test $rc -eq 0
+g=out/gavel-heterogeneity
+policies=(fcfs-first-fit fcfs-best-fit fcfs-round-robin fcfs-hetero)
+check "gavel: summary.csv has the cluster columns" \
+  grep -qE '^policy,.*,load_imbalance,util_cores,util_memory,util_fpgas,util_gpus_k80,util_gpus_p100,util_gpus_v100$' \
+  "$g/summary.csv"
+check "gavel: summary.csv has 4 policies" test "$(rows "$g/summary.csv")" -eq 4
+check "gavel: summary.csv names them in file order" \
+  test "$(tail -n +2 "$g/summary.csv" | cut -d, -f1 | tr '\n' ' ')" == "${policies[*]} "
+check "gavel: classes.csv has its header" header_is "$g/classes.csv" "policy,class,jobs,avg_jct,avg_wait"
+for p in "${policies[@]}"; do
+  check "gavel: $p/nodes.csv has its header" header_is "$g/$p/nodes.csv" "node,type,busy_s,jobs"
+  check "gavel: $p/nodes.csv has the 27 nodes" test "$(rows "$g/$p/nodes.csv")" -eq 27
+  check "gavel: $p/jobs.csv has its header" grep -q '^job_id,submit,start,end,procs,wait,run,estimate,bsld' "$g/$p/jobs.csv"
+  # every job of the class table: 2000 per policy (all Gavel jobs have a class)
+  check "gavel: $p: classes.csv counts 2000 jobs" \
+    test "$(awk -F, -v p="$p" '$1 == p { n += $(NF - 2) } END { print n + 0 }' "$g/classes.csv")" -eq 2000
+  check "gavel: $p: nodes ran >= 2000 job parts" \
+    test "$(awk -F, 'NR > 1 { n += $4 } END { print n + 0 }' "$g/$p/nodes.csv")" -ge 2000
+done
+n_gavel=$(zcat "$shared/traces/gpu/gavel-philly/11cb48.trace.gz" | grep -c .)
+check "gavel: every job is in jobs.csv or rejected.csv" every_job_accounted "$g" "$n_gavel" "${policies[@]}"
+ff=$(col "$g/summary.csv" fcfs-first-fit avg_turnaround)
+het=$(col "$g/summary.csv" fcfs-hetero avg_turnaround)
+echo "     (avg turnaround: first-fit $ff s, heterogeneity-aware $het s)"
+check "gavel: heterogeneity-aware placement beats first-fit on turnaround" less_than "$het" "$ff"
+check "gavel: util_gpus_v100 is a fraction" \
+  awk -v u="$(col "$g/summary.csv" fcfs-hetero util_gpus_v100)" 'BEGIN { exit !(u > 0 && u <= 1) }'
+
+# ---- a small dl experiment ----
+cat >dl.ini <<EOF
+[experiment]
+name = dl
+output = $work/out
+seed = 3
+
+[workload]
+format = dl
+jobs = 200
+load = 0.7
+users = 4
+
+[nodes k80]
+count = 2
+cores = 16
+memory = 128G
+gpus = 4
+gpu_model = k80
+
+[nodes v100]
+count = 2
+topology = xml:$repo/traces/topologies/gpu4-node.xml
+gpu_model = v100
+
+[class ResNet-50]
+speed.v100 = 3
+speed.k80 = 1
+
+[class Transformer]
+speed.v100 = 2.5
+
+[policy ff]
+backfill = easy
+placement = first-fit
+
+[policy het]
+backfill = easy
+placement = heterogeneity-aware
+EOF
+run dl.ini
+check "dl: exits 0" test $rc -eq 0
+check "dl: summary.csv has 2 policies" test "$(rows out/dl/summary.csv)" -eq 2
+check "dl: summary.csv has util_gpus_k80 and util_gpus_v100" \
+  grep -q 'util_gpus_k80,util_gpus_v100' out/dl/summary.csv
+check "dl: every job is in jobs.csv or rejected.csv" every_job_accounted out/dl 200 ff het
+check "dl: classes.csv has ResNet-50 rows" grep -q '^ff,ResNet-50,' out/dl/classes.csv
+check "dl: nodes.csv has 4 nodes" test "$(rows out/dl/het/nodes.csv)" -eq 4
+
+# ---- a mix experiment on a 3-type cluster ----
+# The cluster and policies, shared with the replay of the generated trace.
+mix_cluster="
+[nodes cpu]
+count = 8
+topology = xml:$repo/traces/topologies/cpu-node.xml
+
+[nodes gpu]
+count = 2
+topology = xml:$repo/traces/topologies/gpu8-node.xml
+
+[nodes fpga]
+count = 2
+topology = xml:$repo/traces/topologies/fpga-node.xml
+speed = 1.2
+
+[policy ff]
+backfill = easy
+placement = first-fit
+
+[policy bf-spread]
+backfill = easy
+placement = best-fit
+spread = spread
+
+[policy rr]
+backfill = none
+placement = round-robin
+
+[policy het]
+backfill = easy
+placement = heterogeneity-aware
+"
+cat >mix.ini <<EOF
+[experiment]
+name = mix
+output = $work/out
+seed = 5
+
+[workload]
+format = mix
+jobs = 300
+load = 0.6
+users = 5
+max_job_cores = 64
+
+[class deep-learning]
+speed.gpu = 2
+
+[class big-data]
+speed.fpga = none
+$mix_cluster
+EOF
+run mix.ini
+check "mix: exits 0" test $rc -eq 0
+check "mix: summary.csv has 4 policies" test "$(rows out/mix/summary.csv)" -eq 4
+check "mix: every job is in jobs.csv or rejected.csv" every_job_accounted out/mix 300 ff bf-spread het rr
+for c in scientific deep-learning big-data; do
+  check "mix: classes.csv has $c" grep -q "^het,$c," out/mix/classes.csv
+done
+check "mix: nodes.csv has the 12 nodes" test "$(rows out/mix/het/nodes.csv)" -eq 12
+
+# ---- hsim gen, and the replay of what it writes ----
+run gen mix.ini gen-mix.swf gen-mix.csv
+check "gen mix: exits 0" test $rc -eq 0
+check "gen mix: writes the SWF file" test -s gen-mix.swf
+check "gen mix: the CSV has its header" \
+  header_is gen-mix.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user"
+check "gen mix: the CSV has the 300 jobs" test "$(rows gen-mix.csv)" -eq 300
+check "gen mix: the SWF file has 300 job lines" test "$(grep -cvE '^[[:space:]]*(;|$)' gen-mix.swf)" -eq 300
+check "gen mix: the CSV has GPU jobs" awk -F, 'NR > 1 && $6 > 0 { found = 1 } END { exit !found }' gen-mix.csv
+cat >replay-mix.ini <<EOF
+[experiment]
+name = replay-mix
+output = $work/out
+
+[workload]
+format = swf
+path = gen-mix.swf
+$mix_cluster
+EOF
+run replay-mix.ini
+check "replay mix: exits 0" test $rc -eq 0
+check "replay mix: the same 300 jobs" every_job_accounted out/replay-mix 300 ff bf-spread het rr
+check "replay mix: none rejected" test "$(rows out/replay-mix/rejected.csv)" -eq 0
+
+cat >lublin.ini <<EOF
+[experiment]
+name = lublin
+output = $work/out
+seed = 11
+[workload]
+format = lublin
+jobs = 400
+load = 0.7
+[cluster]
+processors = 128
+[policy easy]
+backfill = easy
+EOF
+run gen lublin.ini gen-lublin.swf.gz gen-lublin.csv
+check "gen lublin: exits 0" test $rc -eq 0
+check "gen lublin: writes a gzip file" bash -c "zcat gen-lublin.swf.gz >/dev/null"
+check "gen lublin: the CSV has the 400 jobs" test "$(rows gen-lublin.csv)" -eq 400
+cat >replay-lublin.ini <<EOF
+[experiment]
+name = replay-lublin
+output = $work/out
+[workload]
+format = swf
+path = gen-lublin.swf.gz
+[policy easy]
+backfill = easy
+EOF
+run replay-lublin.ini
+check "replay lublin: exits 0 (machine size from the header)" test $rc -eq 0
+check "replay lublin: the same 400 jobs" every_job_accounted out/replay-lublin 400 easy
+check "replay lublin: none rejected" test "$(rows out/replay-lublin/rejected.csv)" -eq 0
+check "replay lublin: the same runtimes" \
+  test "$(tail -n +2 gen-lublin.csv | cut -d, -f1,3 | sort)" == \
+       "$(tail -n +2 out/replay-lublin/easy/jobs.csv | cut -d, -f1,7 | sort)"
+
+# ---- an SWF trace on nodes: GPU jobs and classes, run twice ----
+swf_ini() { # swf_ini NAME OUTPUT
+  cat <<EOF
+[experiment]
+name = $1
+output = $2
+seed = 9
+
+[workload]
+format = swf
+path = $shared/traces/swf/HPC2N-excerpt-3170.swf.gz
+gpu_share = 0.2
+class_by = queue
+
+[nodes cpu]
+count = 100
+cores = 2
+
+[nodes gpu]
+count = 20
+cores = 2
+gpus = 2
+gpu_model = v100
+speed = 1.5
+
+[policy easy-bf]
+backfill = easy
+placement = best-fit
+
+[policy fcfs-het]
+backfill = none
+placement = heterogeneity-aware
+EOF
+}
+swf_ini hpc2n "$work/run1" >hpc2n.ini
+run hpc2n.ini
+check "swf on nodes: exits 0" test $rc -eq 0
+cp hpc2n.ini hpc2n-again.ini
+sed -i "s#^output = .*#output = $work/run2#" hpc2n-again.ini
+run hpc2n-again.ini
+check "swf on nodes: exits 0 again" test $rc -eq 0
+check "swf on nodes: every file written" test -f run1/hpc2n/summary.csv -a -f run1/hpc2n/easy-bf/jobs.csv \
+  -a -f run1/hpc2n/fcfs-het/nodes.csv -a -f run1/hpc2n/classes.csv
+check "swf on nodes: two runs are byte-identical" diff -r run1/hpc2n run2/hpc2n
+n_hpc2n=$(zcat "$shared/traces/swf/HPC2N-excerpt-3170.swf.gz" | grep -cvE '^[[:space:]]*(;|$)')
+check "swf on nodes: every job is in jobs.csv or rejected.csv" \
+  every_job_accounted run1/hpc2n "$n_hpc2n" easy-bf fcfs-het
+check "swf on nodes: GPU jobs no node can hold are rejected, with the reason" \
+  grep -q 'no node type can hold it: .* GPUs' run1/hpc2n/rejected.csv
+check "swf on nodes: classes named by queue" grep -q '^easy-bf,queue' run1/hpc2n/classes.csv
+check "swf on nodes: the GPUs were used" \
+  awk -v u="$(col run1/hpc2n/summary.csv easy-bf util_gpus_v100)" 'BEGIN { exit !(u > 0) }'
+
+# ---- conservative backfilling on nodes ----
+# The same trace and cluster under conservative backfilling: GPU jobs whose
+# reservation the cluster cannot place are deferred, start later than
+# reserved, and many end before their estimate.
+swf_ini hpc2n-cons "$work/run3" | sed -e 's/^backfill = none/backfill = conservative/' \
+  -e 's/^backfill = easy/backfill = conservative/' >hpc2n-cons.ini
+check "conservative on nodes: the INI asks for it" test "$(grep -c '^backfill = conservative' hpc2n-cons.ini)" -eq 2
+run hpc2n-cons.ini
+check "conservative on nodes: exits 0" test $rc -eq 0
+check "conservative on nodes: every job is in jobs.csv or rejected.csv" \
+  every_job_accounted run3/hpc2n-cons "$n_hpc2n" easy-bf fcfs-het
+
+# ---- the Alibaba GPU-sharing trace on its node list ----
+cat >alibaba.ini <<EOF
+[experiment]
+name = alibaba
+output = $work/out
+
+[workload]
+format = alibaba
+path = $shared/traces/gpu/alibaba-2023/openb_pod_list_default.csv.gz
+
+[cluster]
+alibaba_nodes = $shared/traces/gpu/alibaba-2023/openb_node_list_all_node.csv
+
+[policy ff]
+backfill = easy
+placement = first-fit
+
+[policy bf]
+backfill = easy
+placement = best-fit
+EOF
+run alibaba.ini
+check "alibaba: exits 0" test $rc -eq 0
+check "alibaba: 897 pods rejected" test "$(rows out/alibaba/rejected.csv)" -eq 897
+check "alibaba: the table says 897 rejected" grep -q '(897 rejected)' out.txt
+check "alibaba: nodes.csv has the 1523 nodes" test "$(rows out/alibaba/ff/nodes.csv)" -eq 1523
+n_pods=$(($(zcat "$shared/traces/gpu/alibaba-2023/openb_pod_list_default.csv.gz" | grep -c .) - 1))
+check "alibaba: every pod is in jobs.csv or rejected.csv" every_job_accounted out/alibaba "$n_pods" ff bf
+
+if [[ $failures -ne 0 ]]; then
+  echo "hetero: $failures check(s) failed"
+  exit 1
+fi
+echo "hetero: all checks passed"
