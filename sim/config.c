@@ -31,6 +31,9 @@ typedef struct parse {
     hsim_class_config_t *cls;     /* current [class X], or NULL */
     char section[128];         /* current section header text */
     unsigned seen_exp, seen_wl, seen_cl; /* keys given, per section */
+    int wl_line;               /* line of [workload], 0 if none */
+    int format_line;           /* line of [workload] format, 0 if none */
+    int processors_line;       /* line of [cluster] processors, 0 if none */
 } parse_t;
 
 static int fail(parse_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -141,6 +144,8 @@ static void open_section(parse_t *p, const char *line)
         open_class(p, name + 6);
         return;
     }
+    if (!strcmp(name, "workload") && !p->wl_line)
+        p->wl_line = p->line;
     if (!strcmp(name, "experiment") || !strcmp(name, "workload") ||
         !strcmp(name, "cluster"))
         return;
@@ -445,6 +450,7 @@ static int workload_key(parse_t *p, const char *key, const char *v)
             return fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, "
                            "lublin, dl, mix", v);
         hsim_strlcpy(c->format, v, sizeof c->format);
+        p->format_line = p->line;
     } else if (!strcmp(key, "path")) {
         if (!first_time(p, &p->seen_wl, 2, key))
             return 0;
@@ -488,6 +494,7 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
         if (parse_u64(v, &x) || x < 1 || x > INT32_MAX)
             return fail(p, "processors: expected a positive integer, found '%s'", v);
         p->c->processors = (int32_t)x;
+        p->processors_line = p->line;
         return 1;
     }
     return fail(p, "unknown key '%s' in [cluster]: expected processors or alibaba_nodes", key);
@@ -740,16 +747,19 @@ static int finish(parse_t *p, int ini_rc)
         return p->rc;
     if (ini_rc < 0)
         return hsim_errf(p->e, HSIM_ENOMEM, "%s: out of memory", c->path);
-    p->line = 0;
+    /* Whole-file mistakes: named at the line that is missing something
+       (the section, or the key that cannot stand), else at line 1. */
+    int wl = p->wl_line ? p->wl_line : 1;
+    int fmt = p->format_line ? p->format_line : wl;
     int generated = !strcmp(c->format, "lublin") || !strcmp(c->format, "dl") ||
                     !strcmp(c->format, "mix");
     if (!generated && !c->trace[0])
-        return hsim_errf(p->e, HSIM_EINPUT, "%s: [workload] path is missing: expected a trace file",
-                         c->path);
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s:%d: [workload] path is missing: expected a trace file", c->path, wl);
     if (!strcmp(c->format, "gavel") && !c->throughputs[0])
         return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s: [workload] format gavel needs throughputs = <Gavel's throughputs.csv>",
-                         c->path);
+                         "%s:%d: format gavel needs throughputs = <Gavel's throughputs.csv> "
+                         "in [workload]", c->path, fmt);
     for (size_t i = 0; i < c->n_nodes; i++)
         if (c->nodes[i].type.cores < 1)
             return hsim_errf(p->e, HSIM_EINPUT,
@@ -757,21 +767,23 @@ static int finish(parse_t *p, int ini_rc)
                              c->path, c->nodes[i].line, c->nodes[i].type.name);
     if (c->n_nodes && c->processors)
         return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s: [cluster] processors and [nodes] sections exclude each other: "
-                         "expected one of them", c->path);
+                         "%s:%d: [cluster] processors and [nodes] sections exclude each other: "
+                         "expected one of them", c->path, p->processors_line);
     if (c->alibaba_nodes[0] && c->processors)
         return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s: [cluster] processors and alibaba_nodes exclude each other", c->path);
-    if (c->n_nodes == 0 && !c->alibaba_nodes[0] && (!strcmp(c->format, "gavel") || !strcmp(c->format, "elasticflow") ||
-                            !strcmp(c->format, "alibaba") || !strcmp(c->format, "dl") ||
-                            !strcmp(c->format, "mix")))
+                         "%s:%d: [cluster] processors and alibaba_nodes exclude each other",
+                         c->path, p->processors_line);
+    if (c->n_nodes == 0 && !c->alibaba_nodes[0] &&
+        (!strcmp(c->format, "gavel") || !strcmp(c->format, "elasticflow") ||
+         !strcmp(c->format, "alibaba") || !strcmp(c->format, "dl") || !strcmp(c->format, "mix")))
         return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s: format %s needs a cluster of nodes: expected [nodes NAME] "
+                         "%s:%d: format %s needs a cluster of nodes: expected [nodes NAME] "
                          "sections or [cluster] alibaba_nodes",
-                         c->path, c->format);
+                         c->path, fmt, c->format);
     if (!c->n_policies)
         return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s: no [policy NAME] section: expected at least one", c->path);
+                         "%s:%d: no [policy NAME] section: expected at least one", c->path,
+                         p->line > 0 ? p->line : 1);
     return 0;
 }
 
