@@ -48,6 +48,7 @@ typedef struct cons {
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
+    size_t finger;            /* profile step of the last lookup (a hint) */
     hsim_time_t vacated_lo;   /* the slots vacated by moves in the last */
     hsim_time_t vacated_hi;   /* compression pass lie in [lo, hi); lo > hi
                                  when none */
@@ -203,17 +204,13 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
         best = a;
     /* (b): the run of >= procs free processors that ends at at */
     const hsim_profile_t *p = &s->profile;
-    if (!b_possible || hsim_profile_free_at(p, at - 1) < procs)
+    if (!b_possible)
         return best;
-    size_t lo = 0, hi = p->n; /* the step holding at - 1 */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->t[mid] <= at - 1)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    size_t i = lo;
+    /* the queue is in submission order, and so mostly are reservations:
+       search from where the last lookup ended */
+    size_t i = hsim_profile_step_near(p, at - 1, &s->finger);
+    if (p->free[i] < procs)
+        return best;
     while (i > 0 && p->t[i] > now && p->free[i - 1] >= procs)
         i--;
     hsim_time_t b = p->t[i] > now ? p->t[i] : now;

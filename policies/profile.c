@@ -101,6 +101,42 @@ int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_
     return 0;
 }
 
+size_t hsim_profile_step_near(const hsim_profile_t *p, hsim_time_t t, size_t *finger)
+{
+    size_t f = *finger < p->n ? *finger : p->n - 1;
+    size_t lo, hi; /* the answer is in [lo, hi): t[lo] <= t, t[hi] > t or hi = n */
+    if (p->t[f] <= t) {
+        size_t step = 1;
+        lo = f;
+        hi = f + 1;
+        while (hi < p->n && p->t[hi] <= t) {
+            lo = hi;
+            hi = lo + step;
+            step *= 2;
+        }
+        if (hi > p->n)
+            hi = p->n;
+    } else {
+        size_t step = 1;
+        hi = f;
+        lo = f >= 1 ? f - 1 : 0;
+        while (lo > 0 && p->t[lo] > t) {
+            hi = lo;
+            lo = lo >= step ? lo - step : 0;
+            step *= 2;
+        }
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->t[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *finger = lo;
+    return lo;
+}
+
 int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t)
 {
     return p->free[step_of(p, t)];

@@ -29,6 +29,10 @@ void hsim_profile_free(hsim_profile_t *p);
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta);
 /* Free processors at time t (t >= the first breakpoint). */
 int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t);
+/* Index of the step holding t (t >= the first breakpoint), searched from
+   *finger outwards (gallop), which it then updates: O(log distance), so a
+   run of nearby lookups is cheap.  Any *finger is valid as a hint. */
+size_t hsim_profile_step_near(const hsim_profile_t *p, hsim_time_t t, size_t *finger);
 /* Earliest t >= from such that procs are free over all of [t, t + dur). */
 hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
                                   int32_t procs, hsim_time_t dur);
