@@ -31,10 +31,9 @@ void hsim_profile_free(hsim_profile_t *p)
     p->n = p->cap = 0;
 }
 
-/* Index of the step holding time t: the last i with t[i] <= t. */
-static size_t step_of(const hsim_profile_t *p, hsim_time_t t)
+/* The last i in [lo, hi) with t[i] <= t, given t[lo] <= t (or lo = 0). */
+static size_t search(const hsim_profile_t *p, hsim_time_t t, size_t lo, size_t hi)
 {
-    size_t lo = 0, hi = p->n;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (p->t[mid] <= t)
@@ -43,6 +42,12 @@ static size_t step_of(const hsim_profile_t *p, hsim_time_t t)
             hi = mid;
     }
     return lo;
+}
+
+/* Index of the step holding time t: the last i with t[i] <= t. */
+static size_t step_of(const hsim_profile_t *p, hsim_time_t t)
+{
+    return search(p, t, 0, p->n);
 }
 
 static int reserve_room(hsim_profile_t *p, size_t extra)
@@ -126,15 +131,8 @@ size_t hsim_profile_step_near(const hsim_profile_t *p, hsim_time_t t, size_t *fi
             step *= 2;
         }
     }
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->t[mid] <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *finger = lo;
-    return lo;
+    *finger = search(p, t, lo, hi);
+    return *finger;
 }
 
 int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t)
