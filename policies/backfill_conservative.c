@@ -48,7 +48,6 @@ typedef struct cons {
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
-    size_t finger;            /* profile step of the last lookup (a hint) */
     hsim_time_t vacated_lo;   /* the slots vacated by moves in the last */
     hsim_time_t vacated_hi;   /* compression pass lie in [lo, hi); lo > hi
                                  when none */
@@ -203,18 +202,10 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
     if (a + dur <= at)
         best = a;
     /* (b): the run of >= procs free processors that ends at at */
-    const hsim_profile_t *p = &s->profile;
     if (!b_possible)
         return best;
-    /* the queue is in submission order, and so mostly are reservations:
-       search from where the last lookup ended */
-    size_t i = hsim_profile_step_near(p, at - 1, &s->finger);
-    if (p->free[i] < procs)
-        return best;
-    while (i > 0 && p->t[i] > now && p->free[i - 1] >= procs)
-        i--;
-    hsim_time_t b = p->t[i] > now ? p->t[i] : now;
-    return b < best ? b : best;
+    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now);
+    return run < best ? run : best;
 }
 
 static int cons_ended(void *state, const hsim_view_t *v, int32_t job,

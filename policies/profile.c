@@ -1,174 +1,321 @@
 /*
- * profile.c - the availability profile.  See profile.h.
+ * profile.c - the availability profile in chunks.  See profile.h.
+ *
+ * A step is addressed by (chunk k, index i); its free count is
+ * c[k]->free[i] + c[k]->lazy.  Chunks never merge: a chunk only empties by
+ * trimming, and equal neighbours across a chunk boundary stay two steps,
+ * which costs a little room and nothing in correctness.  Lookups gallop
+ * from the chunk of the previous one (conservative backfilling asks about
+ * reservations in submission order, which mostly ascend in time).
  */
 #include "profile.h"
 
 #include <string.h>
 
+typedef struct pos {
+    size_t k;   /* chunk */
+    int32_t i;  /* step in the chunk */
+} pos_t;
+
+static int32_t value(const hsim_profile_t *p, size_t k, int32_t i)
+{
+    return p->c[k]->free[i] + p->c[k]->lazy;
+}
+
+static void chunk_max(hsim_pchunk_t *c)
+{
+    int32_t m = c->free[0];
+    for (int32_t i = 1; i < c->n; i++)
+        if (c->free[i] > m)
+            m = c->free[i];
+    c->max = m;
+}
+
 int hsim_profile_init(hsim_profile_t *p, int32_t capacity, hsim_time_t origin)
 {
     memset(p, 0, sizeof *p);
     p->capacity = capacity;
-    p->cap = 64;
-    p->t = hsim_malloc(p->cap * sizeof *p->t);
-    p->free = hsim_malloc(p->cap * sizeof *p->free);
-    if (!p->t || !p->free) {
-        hsim_profile_free(p);
+    p->capc = 8;
+    p->c = hsim_malloc(p->capc * sizeof *p->c);
+    p->first = hsim_malloc(p->capc * sizeof *p->first);
+    hsim_pchunk_t *c = hsim_malloc(sizeof *c);
+    if (!p->c || !p->first || !c) {
+        hsim_free(c);
+        hsim_free(p->c);
+        hsim_free(p->first);
+        p->c = NULL;
+        p->first = NULL;
         return HSIM_ENOMEM;
     }
-    p->t[0] = origin;
-    p->free[0] = capacity;
-    p->n = 1;
+    c->n = 1;
+    c->lazy = 0;
+    c->t[0] = origin;
+    c->free[0] = c->max = capacity;
+    p->c[0] = c;
+    p->first[0] = origin;
+    p->nc = 1;
     return 0;
 }
 
 void hsim_profile_free(hsim_profile_t *p)
 {
-    hsim_free(p->t);
-    hsim_free(p->free);
-    p->t = NULL;
-    p->free = NULL;
-    p->n = p->cap = 0;
+    for (size_t k = 0; k < p->nc; k++)
+        hsim_free(p->c[k]);
+    hsim_free(p->c);
+    hsim_free(p->first);
+    p->c = NULL;
+    p->first = NULL;
+    p->nc = p->capc = 0;
 }
 
-/* The last i in [lo, hi) with t[i] <= t, given t[lo] <= t (or lo = 0). */
-static size_t search(const hsim_profile_t *p, hsim_time_t t, size_t lo, size_t hi)
+/* The chunk holding time t: the last k with c[k]->t[0] <= t (0 if none). */
+static size_t chunk_of(hsim_profile_t *p, hsim_time_t t)
 {
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->t[mid] <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Index of the step holding time t: the last i with t[i] <= t. */
-static size_t step_of(const hsim_profile_t *p, hsim_time_t t)
-{
-    return search(p, t, 0, p->n);
-}
-
-static int reserve_room(hsim_profile_t *p, size_t extra)
-{
-    if (p->n + extra <= p->cap)
-        return 0;
-    size_t cap = p->cap;
-    if (hsim_grow(&p->t, &cap, p->n + extra, sizeof *p->t))
-        return HSIM_ENOMEM;
-    cap = p->cap;
-    if (hsim_grow(&p->free, &cap, p->n + extra, sizeof *p->free))
-        return HSIM_ENOMEM;
-    p->cap = cap;
-    return 0;
-}
-
-/* Makes a breakpoint at t (t >= t[0]) and returns its index. */
-static size_t split_at(hsim_profile_t *p, hsim_time_t t)
-{
-    size_t i = step_of(p, t);
-    if (p->t[i] == t)
-        return i;
-    memmove(&p->t[i + 2], &p->t[i + 1], (p->n - i - 1) * sizeof *p->t);
-    memmove(&p->free[i + 2], &p->free[i + 1], (p->n - i - 1) * sizeof *p->free);
-    p->t[i + 1] = t;
-    p->free[i + 1] = p->free[i];
-    p->n++;
-    return i + 1;
-}
-
-/* Removes breakpoint i when its step equals the one before it. */
-static int merge_at(hsim_profile_t *p, size_t i)
-{
-    if (i == 0 || i >= p->n || p->free[i] != p->free[i - 1])
-        return 0;
-    memmove(&p->t[i], &p->t[i + 1], (p->n - i - 1) * sizeof *p->t);
-    memmove(&p->free[i], &p->free[i + 1], (p->n - i - 1) * sizeof *p->free);
-    p->n--;
-    return 1;
-}
-
-int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta)
-{
-    HSIM_ASSERT(from < to && from >= p->t[0]);
-    if (reserve_room(p, 2))
-        return HSIM_ENOMEM;
-    size_t a = split_at(p, from);
-    size_t b = split_at(p, to);
-    for (size_t i = a; i < b; i++) {
-        p->free[i] += delta;
-        HSIM_ASSERT(p->free[i] >= 0 && p->free[i] <= p->capacity);
-    }
-    /* steps strictly inside kept their differences; only the ends can merge */
-    merge_at(p, b);
-    merge_at(p, a);
-    return 0;
-}
-
-size_t hsim_profile_step_near(const hsim_profile_t *p, hsim_time_t t, size_t *finger)
-{
-    size_t f = *finger < p->n ? *finger : p->n - 1;
-    size_t lo, hi; /* the answer is in [lo, hi): t[lo] <= t, t[hi] > t or hi = n */
-    if (p->t[f] <= t) {
-        size_t step = 1;
+    size_t f = p->finger < p->nc ? p->finger : p->nc - 1;
+    size_t lo, hi, step = 1;
+    const hsim_time_t *first = p->first;
+    if (first[f] <= t) {
         lo = f;
         hi = f + 1;
-        while (hi < p->n && p->t[hi] <= t) {
+        while (hi < p->nc && first[hi] <= t) {
             lo = hi;
             hi = lo + step;
             step *= 2;
         }
-        if (hi > p->n)
-            hi = p->n;
+        if (hi > p->nc)
+            hi = p->nc;
     } else {
-        size_t step = 1;
         hi = f;
         lo = f >= 1 ? f - 1 : 0;
-        while (lo > 0 && p->t[lo] > t) {
+        while (lo > 0 && first[lo] > t) {
             hi = lo;
             lo = lo >= step ? lo - step : 0;
             step *= 2;
         }
     }
-    *finger = search(p, t, lo, hi);
-    return *finger;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (first[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    p->finger = lo;
+    return lo;
 }
 
-int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t)
+/* The step holding t. */
+static pos_t locate(hsim_profile_t *p, hsim_time_t t)
 {
-    return p->free[step_of(p, t)];
+    size_t k = chunk_of(p, t);
+    const hsim_pchunk_t *c = p->c[k];
+    int32_t lo = 0, hi = c->n;
+    while (hi - lo > 1) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (c->t[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (pos_t){k, lo};
 }
 
-hsim_time_t hsim_profile_earliest_until(const hsim_profile_t *p, hsim_time_t from,
-                                        int32_t procs, hsim_time_t dur, hsim_time_t limit)
+/* Moves the upper half of full chunk k into a new chunk after it. */
+static int split_chunk(hsim_profile_t *p, size_t k)
+{
+    if (p->nc == p->capc) {
+        size_t cap = p->capc;
+        if (hsim_grow(&p->c, &cap, p->nc + 1, sizeof *p->c))
+            return HSIM_ENOMEM;
+        cap = p->capc;
+        if (hsim_grow(&p->first, &cap, p->nc + 1, sizeof *p->first))
+            return HSIM_ENOMEM;
+        p->capc = cap;
+    }
+    hsim_pchunk_t *d = hsim_malloc(sizeof *d);
+    if (!d)
+        return HSIM_ENOMEM;
+    hsim_pchunk_t *c = p->c[k];
+    int32_t h = c->n / 2;
+    d->n = c->n - h;
+    d->lazy = c->lazy;
+    memcpy(d->t, c->t + h, (size_t)d->n * sizeof *d->t);
+    memcpy(d->free, c->free + h, (size_t)d->n * sizeof *d->free);
+    c->n = h;
+    chunk_max(c);
+    chunk_max(d);
+    memmove(&p->c[k + 2], &p->c[k + 1], (p->nc - k - 1) * sizeof *p->c);
+    memmove(&p->first[k + 2], &p->first[k + 1], (p->nc - k - 1) * sizeof *p->first);
+    p->c[k + 1] = d;
+    p->first[k + 1] = d->t[0];
+    p->nc++;
+    return 0;
+}
+
+/* Makes a breakpoint at t (t >= the first one); *at gets its position. */
+static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at)
+{
+    pos_t q = locate(p, t);
+    hsim_pchunk_t *c = p->c[q.k];
+    if (c->t[q.i] == t) {
+        *at = q;
+        return 0;
+    }
+    if (c->n == HSIM_PROFILE_CHUNK) {
+        int rc = split_chunk(p, q.k);
+        if (rc)
+            return rc;
+        q = locate(p, t);
+        c = p->c[q.k];
+    }
+    int32_t j = q.i + 1;
+    memmove(&c->t[j + 1], &c->t[j], (size_t)(c->n - j) * sizeof *c->t);
+    memmove(&c->free[j + 1], &c->free[j], (size_t)(c->n - j) * sizeof *c->free);
+    c->t[j] = t;
+    c->free[j] = c->free[q.i];
+    c->n++;
+    *at = (pos_t){q.k, j};
+    return 0;
+}
+
+/* Removes step q when it equals the step before it in its chunk. */
+static void merge_at(hsim_profile_t *p, pos_t q)
+{
+    hsim_pchunk_t *c = p->c[q.k];
+    if (q.i < 1 || q.i >= c->n || c->free[q.i] != c->free[q.i - 1])
+        return;
+    memmove(&c->t[q.i], &c->t[q.i + 1], (size_t)(c->n - q.i - 1) * sizeof *c->t);
+    memmove(&c->free[q.i], &c->free[q.i + 1], (size_t)(c->n - q.i - 1) * sizeof *c->free);
+    c->n--; /* the equal step before it stays: max is unchanged */
+}
+
+/* Adds delta to steps [from, to) of chunk c and checks the bounds. */
+static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
+                      int32_t capacity)
+{
+    for (int32_t i = from; i < to; i++) {
+        c->free[i] += delta;
+        HSIM_ASSERT(c->free[i] + c->lazy >= 0 && c->free[i] + c->lazy <= capacity);
+    }
+    chunk_max(c);
+}
+
+int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta)
+{
+    HSIM_ASSERT(from < to && from >= p->first[0]);
+    pos_t a, b;
+    int rc = split_at(p, to, &b);
+    if (rc == 0)
+        rc = split_at(p, from, &a);
+    if (rc)
+        return rc;
+    b = locate(p, to); /* splitting at from may have moved it */
+    if (a.k == b.k) {
+        add_steps(p->c[a.k], a.i, b.i, delta, p->capacity);
+    } else {
+        add_steps(p->c[a.k], a.i, p->c[a.k]->n, delta, p->capacity);
+        for (size_t k = a.k + 1; k < b.k; k++) {
+            p->c[k]->lazy += delta;
+            HSIM_ASSERT(p->c[k]->max + p->c[k]->lazy <= p->capacity);
+        }
+        add_steps(p->c[b.k], 0, b.i, delta, p->capacity);
+    }
+    merge_at(p, b); /* b first: removing it does not move a */
+    merge_at(p, a);
+    return 0;
+}
+
+int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t)
+{
+    pos_t q = locate(p, t);
+    return value(p, q.k, q.i);
+}
+
+hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int32_t procs,
+                                        hsim_time_t dur, hsim_time_t limit)
 {
     HSIM_ASSERT(procs <= p->capacity);
-    size_t i = step_of(p, from);
+    pos_t q = locate(p, from);
     hsim_time_t cand = from;
-    for (; i < p->n && cand <= limit; i++) {
-        if (p->free[i] < procs) {
-            cand = i + 1 < p->n ? p->t[i + 1] : cand;
+    size_t k = q.k;
+    int32_t i = q.i;
+    for (; k < p->nc; k++, i = 0) {
+        const hsim_pchunk_t *c = p->c[k];
+        hsim_time_t chunk_end = k + 1 < p->nc ? p->first[k + 1] : HSIM_TIME_MAX;
+        if (c->max + c->lazy < procs) { /* too full all through */
+            cand = chunk_end;
+            if (cand > limit)
+                return cand;
             continue;
         }
-        if (i + 1 == p->n || cand + dur <= p->t[i + 1])
-            return cand;
+        for (; i < c->n; i++) {
+            hsim_time_t end = i + 1 < c->n ? c->t[i + 1] : chunk_end;
+            if (c->free[i] + c->lazy < procs) {
+                cand = end;
+                if (cand > limit)
+                    return cand;
+            } else if (end == HSIM_TIME_MAX || cand + dur <= end) {
+                return cand;
+            }
+        }
     }
-    return cand; /* > limit, or the last step, where all are free */
+    return cand; /* not reached: the last step has every processor free */
 }
 
-hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
-                                  int32_t procs, hsim_time_t dur)
+hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t procs,
+                                  hsim_time_t dur)
 {
     return hsim_profile_earliest_until(p, from, procs, dur, HSIM_TIME_MAX);
 }
 
+hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
+                                  hsim_time_t now)
+{
+    pos_t q = locate(p, at - 1);
+    if (value(p, q.k, q.i) < procs)
+        return at;
+    size_t k = q.k;
+    int32_t i = q.i;
+    for (;;) {
+        hsim_time_t start = p->c[k]->t[i];
+        if (start <= now)
+            return now;
+        if (i == 0 && k == 0)
+            return start;
+        size_t pk = i > 0 ? k : k - 1;
+        int32_t pi = i > 0 ? i - 1 : p->c[pk]->n - 1;
+        if (value(p, pk, pi) < procs)
+            return start;
+        k = pk;
+        i = pi;
+    }
+}
+
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
 {
-    size_t i = step_of(p, now);
-    if (i == 0)
-        return;
-    memmove(p->t, p->t + i, (p->n - i) * sizeof *p->t);
-    memmove(p->free, p->free + i, (p->n - i) * sizeof *p->free);
-    p->n -= i;
+    pos_t q = locate(p, now);
+    for (size_t k = 0; k < q.k; k++)
+        hsim_free(p->c[k]);
+    if (q.k) {
+        memmove(p->c, p->c + q.k, (p->nc - q.k) * sizeof *p->c);
+        memmove(p->first, p->first + q.k, (p->nc - q.k) * sizeof *p->first);
+        p->nc -= q.k;
+    }
+    hsim_pchunk_t *c = p->c[0];
+    if (q.i > 0) {
+        memmove(c->t, c->t + q.i, (size_t)(c->n - q.i) * sizeof *c->t);
+        memmove(c->free, c->free + q.i, (size_t)(c->n - q.i) * sizeof *c->free);
+        c->n -= q.i;
+        chunk_max(c);
+        p->first[0] = c->t[0];
+    }
+    p->finger = 0;
+}
+
+size_t hsim_profile_steps(const hsim_profile_t *p)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < p->nc; k++)
+        n += (size_t)p->c[k]->n;
+    return n;
 }

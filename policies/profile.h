@@ -3,45 +3,67 @@
  * function of time, built from estimates (running jobs until their
  * estimated end, reservations over their estimated duration).
  *
- * Breakpoints are kept in a sorted array; the last step extends to infinity
- * and always has every processor free.  Adjacent steps of equal height are
- * merged, so the array holds at most two breakpoints per job in it.  Queries
- * and updates are a binary search plus a walk or a memmove: O(breakpoints).
+ * The steps are kept in time order in chunks of at most HSIM_PROFILE_CHUNK
+ * (a two-level array, like a B+tree of height two).  Each chunk carries a
+ * pending addition for all its steps (lazy) and the largest free count in
+ * it, so adding processors over a stretch of time costs O(chunk + chunks)
+ * instead of a walk over every step, inserting a breakpoint is a memmove
+ * inside one chunk, and a search for free processors skips whole chunks
+ * that are too full.  On RICC-2010 under conservative backfilling the
+ * profile holds tens of thousands of breakpoints.  The last step extends to
+ * infinity and always has every processor free.  Adjacent equal steps are
+ * merged within a chunk.
  */
 #ifndef HSIM_PROFILE_H
 #define HSIM_PROFILE_H
 
 #include "../sim/common.h"
 
+#define HSIM_PROFILE_CHUNK 128
+
+typedef struct hsim_pchunk {
+    int32_t n;                          /* steps used, 1..HSIM_PROFILE_CHUNK */
+    int32_t lazy;                       /* added to every free[] below */
+    int32_t max;                        /* largest free[i], without lazy */
+    hsim_time_t t[HSIM_PROFILE_CHUNK];  /* step starts, ascending */
+    int32_t free[HSIM_PROFILE_CHUNK];   /* free processors - lazy */
+} hsim_pchunk_t;
+
 typedef struct hsim_profile {
-    hsim_time_t *t;     /* breakpoints, ascending; t[i] starts step i */
-    int32_t *free;      /* free processors on [t[i], t[i+1]), 0..capacity */
-    size_t n;           /* steps, >= 1 */
-    size_t cap;
+    hsim_pchunk_t **c;  /* chunks in time order, >= 1 */
+    hsim_time_t *first; /* first[k] = c[k]->t[0]: searched without touching
+                           the chunks themselves (one cache miss each) */
+    size_t nc;          /* chunks used */
+    size_t capc;        /* chunk pointers allocated */
     int32_t capacity;   /* processors in the machine */
+    size_t finger;      /* chunk of the last lookup: a hint, any value works */
 } hsim_profile_t;
 
 /* One step from time 'origin' on, all processors free.  0 or HSIM_ENOMEM. */
 int hsim_profile_init(hsim_profile_t *p, int32_t capacity, hsim_time_t origin);
 void hsim_profile_free(hsim_profile_t *p);
-/* Adds delta processors to the free count over [from, to), from < to.
-   The result must stay within 0..capacity.  0 or HSIM_ENOMEM. */
+/* Adds delta processors to the free count over [from, to), from < to, from
+   at or after the first breakpoint.  The result must stay within
+   0..capacity.  0 or HSIM_ENOMEM.  O(log chunks + chunk + chunks spanned). */
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta);
-/* Free processors at time t (t >= the first breakpoint). */
-int32_t hsim_profile_free_at(const hsim_profile_t *p, hsim_time_t t);
-/* Index of the step holding t (t >= the first breakpoint), searched from
-   *finger outwards (gallop), which it then updates: O(log distance), so a
-   run of nearby lookups is cheap.  Any *finger is valid as a hint. */
-size_t hsim_profile_step_near(const hsim_profile_t *p, hsim_time_t t, size_t *finger);
+/* Free processors at time t (t >= the first breakpoint).  O(log). */
+int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t);
 /* Earliest t >= from such that procs are free over all of [t, t + dur). */
-hsim_time_t hsim_profile_earliest(const hsim_profile_t *p, hsim_time_t from,
-                                  int32_t procs, hsim_time_t dur);
+hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t procs,
+                                  hsim_time_t dur);
 /* Same, but stops looking at limit: returns the earliest t <= limit, or
-   some value > limit before which there is no such t.  O(breakpoints up
-   to limit + dur). */
-hsim_time_t hsim_profile_earliest_until(const hsim_profile_t *p, hsim_time_t from,
-                                        int32_t procs, hsim_time_t dur, hsim_time_t limit);
+   some value > limit before which there is no such t.  O(steps up to limit
+   + dur), less the chunks too full to look into. */
+hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int32_t procs,
+                                        hsim_time_t dur, hsim_time_t limit);
+/* The start of the run of >= procs free processors that ends at 'at'
+   (clipped to now), or at when the step just before at has fewer.
+   at > now.  O(log + run length). */
+hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
+                                  hsim_time_t now);
 /* Forgets the steps that end at or before now. */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
+/* Steps in the profile (for tests and statistics).  O(chunks). */
+size_t hsim_profile_steps(const hsim_profile_t *p);
 
 #endif
