@@ -152,8 +152,11 @@ static int split_chunk(hsim_profile_t *p, size_t k)
     return 0;
 }
 
-/* Makes a breakpoint at t (t >= the first one); *at gets its position. */
-static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at)
+/* Makes a breakpoint at t (t >= the first one); *at gets its position.
+   *moved (may be NULL) tells what happened to the other steps: 0 nothing,
+   1 a step was inserted in at->k (shifting those after it), 2 a chunk was
+   split (positions changed). */
+static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at, int *moved)
 {
     pos_t q = locate(p, t);
     hsim_pchunk_t *c = p->c[q.k];
@@ -161,10 +164,14 @@ static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at)
         *at = q;
         return 0;
     }
+    if (moved)
+        *moved = 1;
     if (c->n == HSIM_PROFILE_CHUNK) {
         int rc = split_chunk(p, q.k);
         if (rc)
             return rc;
+        if (moved)
+            *moved = 2;
         q = locate(p, t);
         c = p->c[q.k];
     }
@@ -204,12 +211,17 @@ int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_
 {
     HSIM_ASSERT(from < to && from >= p->first[0]);
     pos_t a, b;
-    int rc = split_at(p, to, &b);
+    int moved = 0;
+    int rc = split_at(p, to, &b, NULL);
     if (rc == 0)
-        rc = split_at(p, from, &a);
+        rc = split_at(p, from, &a, &moved);
     if (rc)
         return rc;
-    b = locate(p, to); /* splitting at from may have moved it */
+    if (moved == 2)
+        b = locate(p, to); /* a chunk was split */
+    else if (moved == 1 && a.k == b.k)
+        b.i++; /* the step inserted at from shifted to's */
+    HSIM_ASSERT(p->c[b.k]->t[b.i] == to);
     if (a.k == b.k) {
         add_steps(p->c[a.k], a.i, b.i, delta, p->capacity);
     } else {
