@@ -5,30 +5,8 @@
 # check prints one line; the script exits 1 if any failed.
 set -uo pipefail
 
-hsim=$1 work=$3
-case $hsim in /*) ;; *) hsim=$(cd "$(dirname "$hsim")" && pwd)/$(basename "$hsim") ;; esac
-[[ -x $hsim ]] || { echo "cli: $hsim is not an executable" >&2; exit 2; }
-rm -rf "$work"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-cd "$work"
-
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-check() { # check NAME COMMAND... : passes when the command succeeds
-  local name=$1
-  shift
-  if "$@"; then pass "$name"; else fail "$name"; fi
-}
-
-# run ARGS...: runs hsim, leaving $rc, out.txt and err.txt
-run() {
-  "$hsim" "$@" >out.txt 2>err.txt
-  rc=$?
-}
-has_err() { grep -qF -- "$1" err.txt; }
-has_out() { grep -qF -- "$1" out.txt; }
+source "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+test_setup cli "$1" "$3"
 
 # ---- options ----
 run --help
@@ -255,5 +233,4 @@ run -q unwritable.ini
 check "unwritable output exits 1" test $rc -eq 1
 check "unwritable output: the folder is named" has_err "/dev/null"
 
-echo "$failures check(s) failed"
-[[ $failures -eq 0 ]]
+test_finish

@@ -9,31 +9,12 @@
 # node list.  Every check prints one line; the script exits 1 if any failed.
 set -uo pipefail
 
-hsim=$1 shared=$2 work=$3
-case $hsim in /*) ;; *) hsim=$(cd "$(dirname "$hsim")" && pwd)/$(basename "$hsim") ;; esac
-[[ -x $hsim ]] || { echo "hetero: $hsim is not an executable" >&2; exit 2; }
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-shared=$(cd "$shared" && pwd) || { echo "hetero: no shared folder $2" >&2; exit 2; }
-rm -rf "$work"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-cd "$work"
+shared=$(cd "$2" && pwd) || { echo "hetero: no shared folder $2" >&2; exit 2; }
+source "$repo/tests/testlib.sh"
+SHOW_ERRORS=1
+test_setup hetero "$1" "$3"
 
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-check() { # check NAME COMMAND... : passes when the command succeeds
-  local name=$1
-  shift
-  if "$@"; then pass "$name"; else fail "$name"; fi
-}
-
-# run ARGS...: runs hsim, leaving $rc, out.txt and err.txt
-run() {
-  "$hsim" "$@" >out.txt 2>err.txt
-  rc=$?
-  if [[ $rc -ne 0 ]]; then sed 's/^/    hsim: /' err.txt; fi
-}
 # rows FILE: data rows of a CSV file (header excluded), 0 when it is missing
 rows() { if [[ -f $1 ]]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 # col FILE POLICY COLUMN: a summary.csv value, by policy and column name
@@ -363,8 +344,4 @@ check "alibaba: nodes.csv has the 1523 nodes" test "$(rows out/alibaba/ff/nodes.
 n_pods=$(($(zcat "$shared/traces/gpu/alibaba-2023/openb_pod_list_default.csv.gz" | grep -c .) - 1))
 check "alibaba: every pod is in jobs.csv or rejected.csv" every_job_accounted out/alibaba "$n_pods" ff bf
 
-if [[ $failures -ne 0 ]]; then
-  echo "hetero: $failures check(s) failed"
-  exit 1
-fi
-echo "hetero: all checks passed"
+test_finish
