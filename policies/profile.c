@@ -68,10 +68,11 @@ void hsim_profile_free(hsim_profile_t *p)
     p->nc = p->capc = 0;
 }
 
-/* The chunk holding time t: the last k with c[k]->t[0] <= t (0 if none). */
-static size_t chunk_of(hsim_profile_t *p, hsim_time_t t)
+/* The chunk holding time t: the last k with c[k]->t[0] <= t (0 if none),
+   galloping from *finger, which it updates. */
+static size_t chunk_from(hsim_profile_t *p, hsim_time_t t, size_t *finger)
 {
-    size_t f = p->finger < p->nc ? p->finger : p->nc - 1;
+    size_t f = *finger < p->nc ? *finger : p->nc - 1;
     size_t lo, hi, step = 1;
     const hsim_time_t *first = p->first;
     if (first[f] <= t) {
@@ -100,14 +101,15 @@ static size_t chunk_of(hsim_profile_t *p, hsim_time_t t)
         else
             hi = mid;
     }
-    p->finger = lo;
+    *finger = lo;
     return lo;
 }
 
-/* The step holding t. */
-static pos_t locate(hsim_profile_t *p, hsim_time_t t)
+
+/* The step holding t, from the chunk hint *finger. */
+static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, size_t *finger)
 {
-    size_t k = chunk_of(p, t);
+    size_t k = chunk_from(p, t, finger);
     const hsim_pchunk_t *c = p->c[k];
     int32_t lo = 0, hi = c->n;
     while (hi - lo > 1) {
@@ -118,6 +120,11 @@ static pos_t locate(hsim_profile_t *p, hsim_time_t t)
             hi = mid;
     }
     return (pos_t){k, lo};
+}
+
+static pos_t locate(hsim_profile_t *p, hsim_time_t t)
+{
+    return locate_from(p, t, &p->finger);
 }
 
 /* Moves the upper half of full chunk k into a new chunk after it. */
@@ -283,7 +290,9 @@ hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t p
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
                                   hsim_time_t now)
 {
-    pos_t q = locate(p, at - 1);
+    /* its own finger: these lookups follow the queue's reservations, the
+       others mostly look near now */
+    pos_t q = locate_from(p, at - 1, &p->back_finger);
     if (value(p, q.k, q.i) < procs)
         return at;
     size_t k = q.k;
@@ -321,7 +330,7 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         chunk_max(c);
         p->first[0] = c->t[0];
     }
-    p->finger = 0;
+    p->finger = p->back_finger = 0;
 }
 
 size_t hsim_profile_steps(const hsim_profile_t *p)

@@ -37,6 +37,7 @@ typedef struct hsim_profile {
     size_t capc;        /* chunk pointers allocated */
     int32_t capacity;   /* processors in the machine */
     size_t finger;      /* chunk of the last lookup: a hint, any value works */
+    size_t back_finger; /* the same for hsim_profile_run_back() */
 } hsim_profile_t;
 
 /* One step from time 'origin' on, all processors free.  0 or HSIM_ENOMEM. */
