@@ -28,6 +28,24 @@ CU_pSuite hsim_test_suite(const char *name)
     return CU_add_suite_with_setup_and_teardown(name, NULL, NULL, before_each, after_each);
 }
 
+int hsim_test_message_ok(const char *msg, const char *prefix, const char *n1,
+                         const char *n2, const char *n3)
+{
+    int ok = strncmp(msg, prefix, strlen(prefix)) == 0;
+    const char *needles[] = {n1, n2, n3};
+    for (int i = 0; i < 3; i++)
+        if (needles[i] && !strstr(msg, needles[i]))
+            ok = 0;
+    if (!ok) {
+        fprintf(stderr, "\ngot '%s', wanted '%s' and", msg, prefix);
+        for (int i = 0; i < 3; i++)
+            if (needles[i])
+                fprintf(stderr, " '%s'", needles[i]);
+        fprintf(stderr, "\n");
+    }
+    return ok;
+}
+
 char *hsim_test_tmpdir(const char *tag)
 {
     const char *base = getenv("TMPDIR");

@@ -17,6 +17,14 @@ CU_pSuite hsim_test_suite(const char *name);
 /* Adds a test to a suite. */
 #define HSIM_TEST(suite, fn) CU_add_test((suite), #fn, (fn))
 
+/*
+ * Checks an error message: it starts with prefix (e.g. "x.ini:12: ") and
+ * holds each non-NULL needle.  Prints what was got and wanted when not.
+ * 1 when it matches, else 0.
+ */
+int hsim_test_message_ok(const char *msg, const char *prefix, const char *n1,
+                         const char *n2, const char *n3);
+
 /* A fresh temporary folder under the build tree (or $TMPDIR); caller frees. */
 char *hsim_test_tmpdir(const char *tag);
 

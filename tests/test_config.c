@@ -35,19 +35,8 @@ static void expect_error_at(const char *text, int line, const char *n1, const ch
     CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "exp/x.ini:%d: ", line);
-    int ok = strncmp(e.msg, prefix, strlen(prefix)) == 0;
-    const char *needles[] = {n1, n2, n3};
-    for (int i = 0; i < 3; i++)
-        if (needles[i] && !contains(e.msg, needles[i]))
-            ok = 0;
-    if (!ok) {
-        fprintf(stderr, "\ngot '%s' (rc %d), wanted '%s' and", e.msg, rc, prefix);
-        for (int i = 0; i < 3; i++)
-            if (needles[i])
-                fprintf(stderr, " '%s'", needles[i]);
-        fprintf(stderr, "\n");
+    if (!hsim_test_message_ok(e.msg, prefix, n1, n2, n3))
         CU_FAIL("error message");
-    }
 }
 
 /* A minimal valid prefix, 5 lines, for error cases that need the rest. */
