@@ -138,6 +138,20 @@ static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int3
     return hsim_profile_add(&s->profile, t, t + dur, -procs);
 }
 
+/* Moves a reservation of procs processors for dur from at to t < at.  When
+   the two overlap only their differences change: [t, at) loses the
+   processors and [t + dur, at + dur) gets them back. */
+static int book_move(cons_t *s, hsim_time_t now, hsim_time_t at, hsim_time_t t,
+                     hsim_time_t dur, int32_t procs)
+{
+    if (t + dur <= at) {
+        int rc = book(s, now, at, dur, -procs);
+        return rc ? rc : book(s, now, t, dur, procs);
+    }
+    int rc = book(s, now, t, at - t, procs);
+    return rc ? rc : book(s, now, t + dur, at - t, -procs);
+}
+
 static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide_t *d)
 {
     const hsim_vjob_t *j = &v->jobs[job];
@@ -259,8 +273,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             s->vacated_lo = at;
         if (at + j->estimate > s->vacated_hi)
             s->vacated_hi = at + j->estimate;
-        if ((rc = book(s, now, at, j->estimate, -j->procs)) ||
-            (rc = book(s, now, t, j->estimate, j->procs)))
+        if ((rc = book_move(s, now, at, t, j->estimate, j->procs)))
             return rc;
         s->at[w] = t;
         if ((rc = d->reserve(d->ctx, w, t)))

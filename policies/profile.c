@@ -12,10 +12,7 @@
 
 #include <string.h>
 
-typedef struct pos {
-    size_t k;   /* chunk */
-    int32_t i;  /* step in the chunk */
-} pos_t;
+typedef hsim_ppos_t pos_t;
 
 static int32_t value(const hsim_profile_t *p, size_t k, int32_t i)
 {
@@ -106,24 +103,53 @@ static size_t chunk_from(hsim_profile_t *p, hsim_time_t t, size_t *finger)
 }
 
 
-/* The step holding t, from the chunk hint *finger. */
-static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, size_t *finger)
+/* The last i < n with t[i] <= x, given t[0] <= x: a binary search whose
+   steps are conditional moves, not branches (which the processor cannot
+   predict here: half of them go each way). */
+static int32_t last_at_or_before(const hsim_time_t *t, int32_t n, hsim_time_t x)
 {
-    size_t k = chunk_from(p, t, finger);
-    const hsim_pchunk_t *c = p->c[k];
-    int32_t lo = 0, hi = c->n;
-    while (hi - lo > 1) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (c->t[mid] <= t)
-            lo = mid;
-        else
-            hi = mid;
+    const hsim_time_t *base = t;
+    while (n > 1) {
+        int32_t half = n / 2;
+        base = base[half] <= x ? base + half : base;
+        n -= half;
     }
-    return (pos_t){k, lo};
+    return (int32_t)(base - t);
+}
+
+/* The last i < n with t[i] <= x, given t[from] <= x: gallops up from
+   'from', so a step a few places on is found in a few comparisons. */
+static int32_t last_from(const hsim_time_t *t, int32_t n, int32_t from, hsim_time_t x)
+{
+    int32_t lo = from, step = 1;
+    while (lo + step < n && t[lo + step] <= x) {
+        lo += step;
+        step *= 2;
+    }
+    int32_t hi = lo + step < n ? lo + step : n;
+    return lo + last_at_or_before(t + lo, hi - lo, x);
+}
+
+/* The step holding t, from the hint *finger, which it updates. */
+static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, pos_t *finger)
+{
+    size_t hint = finger->k;
+    size_t k = chunk_from(p, t, &hint);
+    const hsim_pchunk_t *c = p->c[k];
+    int32_t i;
+    if (c->t[0] > t)
+        i = 0; /* before the first step: only at the start of the profile */
+    else if (k == finger->k && finger->i < c->n && c->t[finger->i] <= t)
+        i = last_from(c->t, c->n, finger->i, t);
+    else
+        i = last_at_or_before(c->t, c->n, t);
+    *finger = (pos_t){k, i};
+    return *finger;
 }
 
 static pos_t locate(hsim_profile_t *p, hsim_time_t t)
 {
+    p->finger.i = INT32_MAX; /* the chunk only: these lookups jump about */
     return locate_from(p, t, &p->finger);
 }
 
@@ -159,26 +185,21 @@ static int split_chunk(hsim_profile_t *p, size_t k)
     return 0;
 }
 
-/* Makes a breakpoint at t (t >= the first one); *at gets its position.
-   *moved (may be NULL) tells what happened to the other steps: 0 nothing,
-   1 a step was inserted in at->k (shifting those after it), 2 a chunk was
-   split (positions changed). */
-static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at, int *moved)
+/* Makes a breakpoint at t (t >= the first one), looking from the hint
+   *at, where it leaves its position.  Returns 2 when a chunk was split
+   (other positions changed), else 0; or HSIM_ENOMEM (negative). */
+static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at)
 {
-    pos_t q = locate(p, t);
+    pos_t q = locate_from(p, t, at);
     hsim_pchunk_t *c = p->c[q.k];
-    if (c->t[q.i] == t) {
-        *at = q;
+    if (c->t[q.i] == t)
         return 0;
-    }
-    if (moved)
-        *moved = 1;
+    int split = 0;
     if (c->n == HSIM_PROFILE_CHUNK) {
         int rc = split_chunk(p, q.k);
         if (rc)
             return rc;
-        if (moved)
-            *moved = 2;
+        split = 2;
         q = locate(p, t);
         c = p->c[q.k];
     }
@@ -189,7 +210,7 @@ static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at, int *moved)
     c->free[j] = c->free[q.i];
     c->n++;
     *at = (pos_t){q.k, j};
-    return 0;
+    return split;
 }
 
 /* Removes step q when it equals the step before it in its chunk. */
@@ -203,32 +224,45 @@ static void merge_at(hsim_profile_t *p, pos_t q)
     c->n--; /* the equal step before it stays: max is unchanged */
 }
 
-/* Adds delta to steps [from, to) of chunk c and checks the bounds. */
+/* Adds delta to steps [from, to) of chunk c, keeps its max and checks the
+   bounds.  The loops have no exits, so the compiler can vectorise them. */
 static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
                       int32_t capacity)
 {
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (int32_t i = from; i < to; i++) {
-        c->free[i] += delta;
-        HSIM_ASSERT(c->free[i] + c->lazy >= 0 && c->free[i] + c->lazy <= capacity);
+        int32_t v = c->free[i] + delta;
+        c->free[i] = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
     }
-    chunk_max(c);
+    (void)capacity;
+    HSIM_ASSERT(from == to || (lo + c->lazy >= 0 && hi + c->lazy <= capacity));
+    if (from == to)
+        return;
+    if (delta > 0) {
+        if (hi > c->max)
+            c->max = hi;
+    } else if (hi - delta >= c->max) {
+        chunk_max(c); /* the largest step may have been among them */
+    }
 }
 
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta)
 {
     HSIM_ASSERT(from < to && from >= p->first[0]);
-    pos_t a, b;
-    int moved = 0;
-    int rc = split_at(p, to, &b, NULL);
-    if (rc == 0)
-        rc = split_at(p, from, &a, &moved);
-    if (rc)
+    pos_t a = p->finger;
+    a.i = INT32_MAX; /* the chunk only: adds jump about */
+    int rc = split_at(p, from, &a);
+    if (rc < 0)
         return rc;
-    if (moved == 2)
-        b = locate(p, to); /* a chunk was split */
-    else if (moved == 1 && a.k == b.k)
-        b.i++; /* the step inserted at from shifted to's */
-    HSIM_ASSERT(p->c[b.k]->t[b.i] == to);
+    pos_t b = a; /* to lies a little after from: look from there */
+    if ((rc = split_at(p, to, &b)) < 0)
+        return rc;
+    if (rc == 2) /* a chunk was split: from may have moved */
+        a = locate(p, from);
+    p->finger = a;
+    HSIM_ASSERT(p->c[a.k]->t[a.i] == from && p->c[b.k]->t[b.i] == to);
     if (a.k == b.k) {
         add_steps(p->c[a.k], a.i, b.i, delta, p->capacity);
     } else {
@@ -330,7 +364,7 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         chunk_max(c);
         p->first[0] = c->t[0];
     }
-    p->finger = p->back_finger = 0;
+    p->finger = p->back_finger = (pos_t){0, 0};
 }
 
 size_t hsim_profile_steps(const hsim_profile_t *p)

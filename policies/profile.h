@@ -29,6 +29,13 @@ typedef struct hsim_pchunk {
     int32_t free[HSIM_PROFILE_CHUNK];   /* free processors - lazy */
 } hsim_pchunk_t;
 
+/* A step's place: chunk k, index i in it.  As a lookup's hint any value
+   works; a near one makes the lookup cheap. */
+typedef struct hsim_ppos {
+    size_t k;
+    int32_t i;
+} hsim_ppos_t;
+
 typedef struct hsim_profile {
     hsim_pchunk_t **c;  /* chunks in time order, >= 1 */
     hsim_time_t *first; /* first[k] = c[k]->t[0]: searched without touching
@@ -36,8 +43,8 @@ typedef struct hsim_profile {
     size_t nc;          /* chunks used */
     size_t capc;        /* chunk pointers allocated */
     int32_t capacity;   /* processors in the machine */
-    size_t finger;      /* chunk of the last lookup: a hint, any value works */
-    size_t back_finger; /* the same for hsim_profile_run_back() */
+    hsim_ppos_t finger;      /* step of the last lookup: a hint */
+    hsim_ppos_t back_finger; /* the same for hsim_profile_run_back() */
 } hsim_profile_t;
 
 /* One step from time 'origin' on, all processors free.  0 or HSIM_ENOMEM. */
