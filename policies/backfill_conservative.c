@@ -82,22 +82,24 @@ static void cons_destroy(void *state)
 }
 
 /*
- * Keeps the shape cache true after free processors changed by delta over
- * [from, to).  Fewer processors cannot open a window: an exact entry whose
- * window they overlap becomes a bound.  More can open one that starts
- * before the known bound only if it reaches into [from, to), so the bound
- * drops to the first start that does.  O(live entries).
+ * Keeps the shape cache true after processors were taken over [taken,
+ * taken_end) and given back from back on (either may be empty: taken >=
+ * taken_end, back = HSIM_TIME_MAX).  Fewer processors cannot open a
+ * window: an exact entry whose window they overlap becomes a bound.  More
+ * can open one that starts before the known bound only if it reaches past
+ * back, so the bound drops to the first start that does.  One loop for
+ * both, as a move does both.  O(live entries).
  */
-static void update_shapes(cons_t *s, hsim_time_t now, hsim_time_t from, hsim_time_t to,
-                          int32_t delta)
+static void update_shapes(cons_t *s, hsim_time_t now, hsim_time_t taken,
+                          hsim_time_t taken_end, hsim_time_t back)
 {
     for (size_t i = 0; i < s->n_live; i++) {
         shape_fit_t *f = &s->fits[s->live[i]];
-        if (delta < 0) {
-            if (f->exact && from < f->earliest + f->dur && to > f->earliest)
-                f->exact = 0;
-        } else if (from < f->earliest + f->dur) {
-            hsim_time_t first = from - f->dur + 1;
+        hsim_time_t end = f->earliest + f->dur;
+        if (f->exact && taken < end && taken_end > f->earliest)
+            f->exact = 0;
+        if (back < end) {
+            hsim_time_t first = back - f->dur + 1;
             if (first < now)
                 first = now;
             if (first < f->earliest) {
@@ -130,12 +132,18 @@ static void clear_shapes(cons_t *s)
     s->n_live = 0;
 }
 
-/* Reserves [t, t + dur) for procs processors (or gives it back, procs < 0);
-   now is the present. */
+/* Reserves [t, t + dur) for procs processors; now is the present. */
 static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs)
 {
-    update_shapes(s, now, t, t + dur, -procs);
+    update_shapes(s, now, t, t + dur, HSIM_TIME_MAX);
     return hsim_profile_add(&s->profile, t, t + dur, -procs);
+}
+
+/* Gives back [t, t + dur) of a reservation of procs processors. */
+static int unbook(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs)
+{
+    update_shapes(s, now, HSIM_TIME_MAX, HSIM_TIME_MAX, t);
+    return hsim_profile_add(&s->profile, t, t + dur, procs);
 }
 
 /* Moves a reservation of procs processors for dur from at to t < at.  When
@@ -144,12 +152,11 @@ static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int3
 static int book_move(cons_t *s, hsim_time_t now, hsim_time_t at, hsim_time_t t,
                      hsim_time_t dur, int32_t procs)
 {
-    if (t + dur <= at) {
-        int rc = book(s, now, at, dur, -procs);
-        return rc ? rc : book(s, now, t, dur, procs);
-    }
-    int rc = book(s, now, t, at - t, procs);
-    return rc ? rc : book(s, now, t + dur, at - t, -procs);
+    hsim_time_t back = t + dur > at ? t + dur : at;    /* back over [back, at + dur) */
+    hsim_time_t taken_end = t + dur > at ? at : t + dur; /* taken over [t, taken_end) */
+    update_shapes(s, now, t, taken_end, back);
+    int rc = hsim_profile_add(&s->profile, back, at + dur, procs);
+    return rc ? rc : hsim_profile_add(&s->profile, t, taken_end, -procs);
 }
 
 static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide_t *d)
@@ -236,7 +243,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
        it start later than its reservation (a deferred start). */
     hsim_time_t booked_end = s->at[job] + v->jobs[job].estimate;
     (void)est_end;
-    if (booked_end > now && (rc = book(s, now, now, booked_end - now, -v->jobs[job].procs)))
+    if (booked_end > now && (rc = unbook(s, now, now, booked_end - now, v->jobs[job].procs)))
         return rc;
     /* (b) holds for a job after it is placed or looked at; it can only
        become true where processors were given back just before its start:
