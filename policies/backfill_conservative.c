@@ -198,9 +198,18 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
     size_t slot = (h ^ (h >> 29)) % SHAPE_CACHE;
     shape_fit_t *f = &s->fits[slot];
     if (f->procs != procs || f->dur != dur) {
+        /* A window for this shape holds one for any shape that needs no
+           more processors for no longer: where those have none, it has
+           none. */
+        hsim_time_t bound = now;
+        for (size_t i = 0; i < s->n_live; i++) {
+            const shape_fit_t *o = &s->fits[s->live[i]];
+            if (o->procs <= procs && o->dur <= dur && o->earliest > bound && o != f)
+                bound = o->earliest;
+        }
         if (!f->procs)
             s->live[s->n_live++] = (uint16_t)slot;
-        *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = now, .exact = 0};
+        *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = bound, .exact = 0};
     }
     hsim_time_t limit = at - dur;
     if (!f->exact && f->earliest <= limit) {
