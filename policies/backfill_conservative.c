@@ -148,15 +148,16 @@ static int unbook(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, in
 
 /* Moves a reservation of procs processors for dur from at to t < at.  When
    the two overlap only their differences change: [t, at) loses the
-   processors and [t + dur, at + dur) gets them back. */
+   processors and [t + dur, at + dur) gets them back.  near: the step of t
+   or a guess (see hsim_profile_add_near()). */
 static int book_move(cons_t *s, hsim_time_t now, hsim_time_t at, hsim_time_t t,
-                     hsim_time_t dur, int32_t procs)
+                     hsim_time_t dur, int32_t procs, hsim_ppos_t near)
 {
     hsim_time_t back = t + dur > at ? t + dur : at;    /* back over [back, at + dur) */
     hsim_time_t taken_end = t + dur > at ? at : t + dur; /* taken over [t, taken_end) */
     update_shapes(s, now, t, taken_end, back);
-    int rc = hsim_profile_add(&s->profile, back, at + dur, procs);
-    return rc ? rc : hsim_profile_add(&s->profile, t, taken_end, -procs);
+    int rc = hsim_profile_add_near(&s->profile, t, taken_end, -procs, near);
+    return rc ? rc : hsim_profile_add(&s->profile, back, at + dur, procs);
 }
 
 static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide_t *d)
@@ -225,7 +226,8 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
  * reservation were gone; at when there is none.  See the file comment.
  */
 static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
-                               int32_t procs, hsim_time_t dur, int b_possible)
+                               int32_t procs, hsim_time_t dur, int b_possible,
+                               hsim_ppos_t *near)
 {
     hsim_time_t best = at;
     hsim_time_t a = shape_window_before(s, now, procs, dur, at);
@@ -234,8 +236,13 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
     /* (b): the run of >= procs free processors that ends at at */
     if (!b_possible)
         return best;
-    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now);
-    return run < best ? run : best;
+    hsim_ppos_t start;
+    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now, &start);
+    if (run < best) {
+        *near = start;
+        return run;
+    }
+    return best;
 }
 
 static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
@@ -287,7 +294,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         if (failed && at == fail_at && j->procs >= fail_procs && j->estimate >= fail_dur)
             continue;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
-        hsim_time_t t = earlier_fit(s, now, at, j->procs, j->estimate, b_possible);
+        hsim_ppos_t near = {0, INT32_MAX}; /* no guess */
+        hsim_time_t t = earlier_fit(s, now, at, j->procs, j->estimate, b_possible, &near);
         if (t == at) {
             failed = 1;
             fail_at = at;
@@ -306,7 +314,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             s->vacated_lo = at;
         if (at + j->estimate > s->vacated_hi)
             s->vacated_hi = at + j->estimate;
-        if ((rc = book_move(s, now, at, t, j->estimate, j->procs)))
+        if ((rc = book_move(s, now, at, t, j->estimate, j->procs, near)))
             return rc;
         s->at[w] = t;
         if ((rc = d->reserve(d->ctx, w, t)))

@@ -250,9 +250,16 @@ static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
 
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta)
 {
+    pos_t near = p->finger;
+    near.i = INT32_MAX; /* the chunk only: adds jump about */
+    return hsim_profile_add_near(p, from, to, delta, near);
+}
+
+int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta,
+                          hsim_ppos_t near)
+{
     HSIM_ASSERT(from < to && from >= p->first[0]);
-    pos_t a = p->finger;
-    a.i = INT32_MAX; /* the chunk only: adds jump about */
+    pos_t a = near;
     int rc = split_at(p, from, &a);
     if (rc < 0)
         return rc;
@@ -322,7 +329,7 @@ hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t p
 }
 
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                  hsim_time_t now)
+                                  hsim_time_t now, hsim_ppos_t *start)
 {
     /* its own finger: these lookups follow the queue's reservations, the
        others mostly look near now */
@@ -332,15 +339,17 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
     size_t k = q.k;
     int32_t i = q.i;
     for (;;) {
-        hsim_time_t start = p->c[k]->t[i];
-        if (start <= now)
+        hsim_time_t t = p->c[k]->t[i];
+        if (start)
+            *start = (pos_t){k, i};
+        if (t <= now)
             return now;
         if (i == 0 && k == 0)
-            return start;
+            return t;
         size_t pk = i > 0 ? k : k - 1;
         int32_t pi = i > 0 ? i - 1 : p->c[pk]->n - 1;
         if (value(p, pk, pi) < procs)
-            return start;
+            return t;
         k = pk;
         i = pi;
     }

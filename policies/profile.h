@@ -54,6 +54,11 @@ void hsim_profile_free(hsim_profile_t *p);
    at or after the first breakpoint.  The result must stay within
    0..capacity.  0 or HSIM_ENOMEM.  O(log chunks + chunk + chunks spanned). */
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta);
+/* The same, looking for from near the step 'near' (say, where
+   hsim_profile_run_back() left it): any value works, a right one saves a
+   search. */
+int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta,
+                          hsim_ppos_t near);
 /* Free processors at time t (t >= the first breakpoint).  O(log). */
 int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t);
 /* Earliest t >= from such that procs are free over all of [t, t + dur). */
@@ -66,9 +71,10 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
                                         hsim_time_t dur, hsim_time_t limit);
 /* The start of the run of >= procs free processors that ends at 'at'
    (clipped to now), or at when the step just before at has fewer.
-   at > now.  O(log + run length). */
+   at > now.  *start (may be NULL) gets the step the run starts in.
+   O(log + run length). */
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                  hsim_time_t now);
+                                  hsim_time_t now, hsim_ppos_t *start);
 /* Forgets the steps that end at or before now. */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
 /* Steps in the profile (for tests and statistics).  O(chunks). */

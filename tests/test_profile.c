@@ -107,7 +107,7 @@ static void run_seed(unsigned long seed)
             hsim_time_t got = hsim_profile_earliest_until(&p, S(t), procs, S(dur), S(limit));
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
             if (t > now)
-                bad |= hsim_profile_run_back(&p, S(t), procs, S(now)) !=
+                bad |= hsim_profile_run_back(&p, S(t), procs, S(now), NULL) !=
                        S(naive_run_back(&n, t, procs, now));
         }
     }
