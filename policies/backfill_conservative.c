@@ -245,6 +245,34 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
     return best;
 }
 
+/*
+ * Moves of jobs of one shape from one start to one earlier start, not yet
+ * made in the profile.  The jobs of an array sit together in the queue and
+ * often move together; when one has just moved from at to t, the next one
+ * reserved at at with the same shape cannot start before t (a window that
+ * let it would have let the first), and it can start at t exactly when the
+ * processors free over [t, taken_end) hold one more of them.  So a pass
+ * answers for each of them with one comparison, and the profile changes
+ * once for all.
+ */
+typedef struct batch {
+    hsim_time_t at, t, dur;  /* from at to t, for dur */
+    hsim_time_t taken_end;   /* the slot taken at t is [t, taken_end) */
+    int32_t procs;           /* each job's */
+    int32_t n;               /* jobs moved; 0 = none */
+    int32_t room;            /* fewest free over [t, taken_end) before the
+                                moves; -1 until needed */
+    hsim_ppos_t near;        /* the step of t, or a guess */
+} batch_t;
+
+/* Makes the batch's moves in the profile. */
+static int flush(cons_t *s, hsim_time_t now, batch_t *b)
+{
+    int rc = book_move(s, now, b->at, b->t, b->dur, b->procs * b->n, b->near);
+    b->n = 0;
+    return rc;
+}
+
 static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
                       hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d)
 {
@@ -280,6 +308,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     int failed = 0;
     hsim_time_t fail_at = 0, fail_dur = 0;
     int32_t fail_procs = 0;
+    batch_t b = {.n = 0};
     for (size_t i = q->first; i < q->n; i++) {
         int32_t w = q->ids[i];
         if (w < 0)
@@ -291,6 +320,19 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             hsim_queue_remove_at(q, i);
             continue;
         }
+        if (b.n && at == b.at && j->procs == b.procs && j->estimate == b.dur) {
+            if (b.room < 0)
+                b.room = hsim_profile_min(&s->profile, b.t, b.taken_end, b.near);
+            if ((int64_t)(b.n + 1) * b.procs <= b.room) {
+                b.n++;
+                s->at[w] = b.t;
+                if ((rc = d->reserve(d->ctx, w, b.t)))
+                    return rc;
+                continue;
+            }
+        }
+        if (b.n && (rc = flush(s, now, &b)))
+            return rc;
         if (failed && at == fail_at && j->procs >= fail_procs && j->estimate >= fail_dur)
             continue;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
@@ -314,13 +356,14 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             s->vacated_lo = at;
         if (at + j->estimate > s->vacated_hi)
             s->vacated_hi = at + j->estimate;
-        if ((rc = book_move(s, now, at, t, j->estimate, j->procs, near)))
-            return rc;
+        b = (batch_t){.at = at, .t = t, .dur = j->estimate, .procs = j->procs, .n = 1,
+                      .taken_end = t + j->estimate > at ? at : t + j->estimate,
+                      .room = -1, .near = near};
         s->at[w] = t;
         if ((rc = d->reserve(d->ctx, w, t)))
             return rc;
     }
-    return 0;
+    return b.n ? flush(s, now, &b) : 0;
 }
 
 static int cons_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)

@@ -291,6 +291,25 @@ int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t)
     return value(p, q.k, q.i);
 }
 
+int32_t hsim_profile_min(hsim_profile_t *p, hsim_time_t from, hsim_time_t to,
+                         hsim_ppos_t near)
+{
+    pos_t q = locate_from(p, from, &near);
+    int32_t least = INT32_MAX;
+    size_t k = q.k;
+    int32_t i = q.i;
+    while (p->c[k]->t[i] < to || (k == q.k && i == q.i)) {
+        int32_t v = value(p, k, i);
+        least = v < least ? v : least;
+        if (++i == p->c[k]->n) {
+            if (++k == p->nc)
+                break;
+            i = 0;
+        }
+    }
+    return least;
+}
+
 hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int32_t procs,
                                         hsim_time_t dur, hsim_time_t limit)
 {

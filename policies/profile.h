@@ -61,6 +61,11 @@ int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, i
                           hsim_ppos_t near);
 /* Free processors at time t (t >= the first breakpoint).  O(log). */
 int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t);
+/* The fewest free processors at any time in [from, to), from < to, from
+   at or after the first breakpoint, looking for from near the step 'near'
+   (any value works).  O(log + steps in it). */
+int32_t hsim_profile_min(hsim_profile_t *p, hsim_time_t from, hsim_time_t to,
+                         hsim_ppos_t near);
 /* Earliest t >= from such that procs are free over all of [t, t + dur). */
 hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t procs,
                                   hsim_time_t dur);

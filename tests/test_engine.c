@@ -615,8 +615,9 @@ static const hsim_scheduler_t ref_cons = {
 };
 
 /*
- * A random workload: bursts of equal submit times, many estimates that are
- * equal or end together, runtimes early, exact or past the estimate.
+ * A random workload: bursts of equal submit times, job arrays (runs of jobs
+ * of one shape submitted together), many estimates that are equal or end
+ * together, runtimes early, exact or past the estimate.
  * Submit times are whole seconds, spread so that the offered load (work
  * over capacity times span) is about 'load': above 1 the queue grows.
  */
@@ -627,18 +628,22 @@ static void random_workload(hsim_workload_t *w, unsigned long seed, size_t n, in
     gsl_rng_set(rng, seed);
     hsim_workload_init(w);
     double *gap = malloc(n * sizeof *gap), work = 0, sum_gap = 0;
+    int32_t procs = 1;
+    int64_t est = 1;
     for (size_t i = 0; i < n; i++) {
-        gap[i] = gsl_rng_uniform(rng) < 0.3 ? 0 : gsl_ran_exponential(rng, 1.0);
+        int array = i > 0 && gsl_rng_uniform(rng) < 0.3; /* same shape as the last */
+        gap[i] = array || gsl_rng_uniform(rng) < 0.3 ? 0 : gsl_ran_exponential(rng, 1.0);
         sum_gap += gap[i];
-        int32_t procs = gsl_rng_uniform(rng) < 0.5
-                            ? (int32_t)(1 + gsl_rng_uniform_int(rng, 4))
-                            : (int32_t)(1 + gsl_rng_uniform_int(rng, (unsigned long)cap));
-        if (procs > cap)
-            procs = cap;
-        static const int64_t round_est[] = {60, 300, 600, 1800, 3600};
-        int64_t est = gsl_rng_uniform(rng) < 0.5
-                          ? round_est[gsl_rng_uniform_int(rng, 5)]
-                          : (int64_t)(1 + gsl_rng_uniform_int(rng, 2000));
+        if (!array) {
+            procs = gsl_rng_uniform(rng) < 0.5
+                        ? (int32_t)(1 + gsl_rng_uniform_int(rng, 4))
+                        : (int32_t)(1 + gsl_rng_uniform_int(rng, (unsigned long)cap));
+            if (procs > cap)
+                procs = cap;
+            static const int64_t round_est[] = {60, 300, 600, 1800, 3600};
+            est = gsl_rng_uniform(rng) < 0.5 ? round_est[gsl_rng_uniform_int(rng, 5)]
+                                             : (int64_t)(1 + gsl_rng_uniform_int(rng, 2000));
+        }
         double u = gsl_rng_uniform(rng);
         int64_t runtime = u < 0.3   ? est
                           : u < 0.9 ? (int64_t)(1 + gsl_rng_uniform_int(rng, (unsigned long)est))
@@ -835,6 +840,11 @@ static void test_easy_oracle_against_reference(void)
 static void test_conservative_against_reference(void)
 {
     differential("conservative", &ref_cons, "fcfs", NULL, "user", 12);
+}
+
+static void test_conservative_sjf_against_reference(void)
+{
+    differential("conservative", &ref_cons, "sjf", NULL, "user", 6);
 }
 
 static void test_conservative_oracle_against_reference(void)
@@ -1047,6 +1057,7 @@ void hsim_test_register(void)
     HSIM_TEST(d, test_easy_sjbf_against_reference);
     HSIM_TEST(d, test_easy_oracle_against_reference);
     HSIM_TEST(d, test_conservative_against_reference);
+    HSIM_TEST(d, test_conservative_sjf_against_reference);
     HSIM_TEST(d, test_conservative_oracle_against_reference);
     HSIM_TEST(d, test_every_job_has_an_outcome);
     CU_pSuite x = hsim_test_suite("experiment");
