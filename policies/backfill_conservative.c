@@ -22,9 +22,17 @@
  * and sit together in the queue, so it is cached, and an entry is dropped
  * only when a change of the profile can alter it.
  *
+ * Job arrays help twice more: after a job could not move, the next one at
+ * the same start that needs no less is not looked at; after one moved, the
+ * next one of its shape at the same start moves to the same time when one
+ * more fits there, and the profile changes once for the lot (see batch_t).
+ *
  * Cost: a placement is O(breakpoints).  A termination visits the whole
- * queue, at O(log breakpoints) for most jobs (a cached shape plus one
- * binary search); only jobs that move touch the profile, O(breakpoints).
+ * queue, at O(1) for the jobs passed over and O(log breakpoints) for most
+ * others (a cached shape plus one binary search); only moves touch the
+ * profile, O(breakpoints).  RICC-2010 (about 2,000 jobs waiting in its
+ * second half): 964 million visits, four in five passed over; 74 million
+ * moves in 57 million profile changes.
  */
 #include "profile.h"
 #include "queue.h"
@@ -304,7 +312,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
        processors for at least as long cannot move either: every window it
        could use, before that start or running into its own slot, would
        hold the other's too.  The jobs of one array sit together in the
-       queue with one start: on RICC three visits in four end here. */
+       queue with one start: on RICC four visits in five end here. */
     int failed = 0;
     hsim_time_t fail_at = 0, fail_dur = 0;
     int32_t fail_procs = 0;
