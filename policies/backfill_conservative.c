@@ -321,14 +321,15 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         int32_t w = q->ids[i];
         if (w < 0)
             continue;
-        const hsim_vjob_t *j = &v->jobs[w];
         hsim_time_t at = s->at[w];
+        int32_t procs = q->procs[i];  /* the queue's copies: read in order */
+        hsim_time_t dur = q->est[i];
         if (at <= now) {
             /* its start is due now or has happened: fixed */
             hsim_queue_remove_at(q, i);
             continue;
         }
-        if (b.n && at == b.at && j->procs == b.procs && j->estimate == b.dur) {
+        if (b.n && at == b.at && procs == b.procs && dur == b.dur) {
             if (b.room < 0)
                 b.room = hsim_profile_min(&s->profile, b.t, b.taken_end, b.near);
             if ((int64_t)(b.n + 1) * b.procs <= b.room) {
@@ -341,16 +342,16 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         }
         if (b.n && (rc = flush(s, now, &b)))
             return rc;
-        if (failed && at == fail_at && j->procs >= fail_procs && j->estimate >= fail_dur)
+        if (failed && at == fail_at && procs >= fail_procs && dur >= fail_dur)
             continue;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
         hsim_ppos_t near = {0, INT32_MAX}; /* no guess */
-        hsim_time_t t = earlier_fit(s, now, at, j->procs, j->estimate, b_possible, &near);
+        hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &near);
         if (t == at) {
             failed = 1;
             fail_at = at;
-            fail_procs = j->procs;
-            fail_dur = j->estimate;
+            fail_procs = procs;
+            fail_dur = dur;
             continue;
         }
         failed = 0;
@@ -358,14 +359,14 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         /* the vacated slot [at, at + estimate) */
         if (at < lo)
             lo = at;
-        if (at + j->estimate > hi)
-            hi = at + j->estimate;
+        if (at + dur > hi)
+            hi = at + dur;
         if (at < s->vacated_lo)
             s->vacated_lo = at;
-        if (at + j->estimate > s->vacated_hi)
-            s->vacated_hi = at + j->estimate;
-        b = (batch_t){.at = at, .t = t, .dur = j->estimate, .procs = j->procs, .n = 1,
-                      .taken_end = t + j->estimate > at ? at : t + j->estimate,
+        if (at + dur > s->vacated_hi)
+            s->vacated_hi = at + dur;
+        b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .n = 1,
+                      .taken_end = t + dur > at ? at : t + dur,
                       .room = -1, .near = near};
         s->at[w] = t;
         if ((rc = d->reserve(d->ctx, w, t)))
