@@ -30,8 +30,8 @@
  * Cost: a placement is O(breakpoints).  A termination visits the whole
  * queue, at O(1) for the jobs passed over and O(log breakpoints) for most
  * others (a cached shape plus one binary search); only moves touch the
- * profile, O(breakpoints).  RICC-2010 (about 2,000 jobs waiting in its
- * second half): 964 million visits, four in five passed over; 74 million
+ * profile, O(breakpoints).  RICC-2010 (2,150 jobs waiting on average at a
+ * termination): 964 million visits, four in five passed over; 74 million
  * moves in 57 million profile changes.
  */
 #include "profile.h"
