@@ -1,8 +1,9 @@
 /*
  * test_profile.c - the chunked availability profile against a brute-force
  * one (an array of free processors per second) on random operations: bookings
- * and releases, point lookups, earliest fits with and without a limit, runs
- * that end at a time, and trimming.  Enough operations to split chunks many
+ * and releases (some with a position hint, right or wrong), point lookups,
+ * the fewest free over a stretch, earliest fits with and without a limit,
+ * runs that end at a time, and trimming.  Enough operations to split chunks many
  * times over (HSIM_PROFILE_CHUNK steps each).
  */
 #include "harness.h"
@@ -75,7 +76,14 @@ static void run_seed(unsigned long seed)
                 bad |= got != S(want);
                 continue;
             }
-            CU_ASSERT_EQUAL(hsim_profile_add(&p, S(want), S(want + dur), -procs), 0);
+            /* a hint: none, where a run back from the end starts, or junk */
+            double h = gsl_rng_uniform(r);
+            hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
+            if (h < 0.3 && want + dur > now + 1)
+                (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &near);
+            CU_ASSERT_EQUAL(h < 0.6 ? hsim_profile_add_near(&p, S(want), S(want + dur), -procs, near)
+                                    : hsim_profile_add(&p, S(want), S(want + dur), -procs),
+                            0);
             for (int64_t t = want; t < want + dur; t++)
                 n.free[t] -= procs;
             live[n_live++] = (booking_t){want, want + dur, procs};
@@ -109,6 +117,12 @@ static void run_seed(unsigned long seed)
             if (t > now)
                 bad |= hsim_profile_run_back(&p, S(t), procs, S(now), NULL) !=
                        S(naive_run_back(&n, t, procs, now));
+            int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 300);
+            int32_t least = n.capacity;
+            for (int64_t u2 = t; u2 < t + len; u2++)
+                least = naive_at(&n, u2) < least ? naive_at(&n, u2) : least;
+            hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
+            bad |= hsim_profile_min(&p, S(t), S(t + len), near) != least;
         }
     }
     if (bad)
