@@ -53,6 +53,8 @@ typedef struct cons {
     hsim_profile_t profile;   /* running jobs and reservations */
     hsim_queue_t queue;       /* jobs whose reserved start is in the future */
     hsim_time_t *at;          /* reserved start, by job index */
+    hsim_ppos_t *end;         /* by job index: a hint for the profile step
+                                 where its reservation ends */
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
@@ -68,8 +70,10 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
     if (!s)
         return HSIM_ENOMEM;
     s->at = hsim_calloc(p->n_jobs, sizeof *s->at);
-    if (!s->at || hsim_profile_init(&s->profile, p->capacity, 0)) {
+    s->end = hsim_calloc(p->n_jobs, sizeof *s->end);
+    if (!s->at || !s->end || hsim_profile_init(&s->profile, p->capacity, 0)) {
         hsim_free(s->at);
+        hsim_free(s->end);
         hsim_free(s);
         return HSIM_ENOMEM;
     }
@@ -86,6 +90,7 @@ static void cons_destroy(void *state)
     hsim_profile_free(&s->profile);
     hsim_queue_free(&s->queue);
     hsim_free(s->at);
+    hsim_free(s->end);
     hsim_free(s);
 }
 
@@ -140,11 +145,16 @@ static void clear_shapes(cons_t *s)
     s->n_live = 0;
 }
 
-/* Reserves [t, t + dur) for procs processors; now is the present. */
-static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs)
+/* Reserves [t, t + dur) for procs processors; now is the present.  *end
+   gets a hint for the step at t + dur. */
+static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs,
+                hsim_ppos_t *end)
 {
     update_shapes(s, now, t, t + dur, HSIM_TIME_MAX);
-    return hsim_profile_add(&s->profile, t, t + dur, -procs);
+    hsim_ppos_t where[2];
+    int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
+    *end = where[1];
+    return rc;
 }
 
 /* Gives back [t, t + dur) of a reservation of procs processors. */
@@ -157,22 +167,27 @@ static int unbook(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, in
 /* Moves a reservation of procs processors for dur from at to t < at.  When
    the two overlap only their differences change: [t, at) loses the
    processors and [t + dur, at + dur) gets them back.  near: the step of t
-   or a guess (see hsim_profile_add_near()). */
+   or a guess; *end: the step of at + dur or a guess, then of t + dur (see
+   hsim_profile_add_near()). */
 static int book_move(cons_t *s, hsim_time_t now, hsim_time_t at, hsim_time_t t,
-                     hsim_time_t dur, int32_t procs, hsim_ppos_t near)
+                     hsim_time_t dur, int32_t procs, hsim_ppos_t near, hsim_ppos_t *end)
 {
     hsim_time_t back = t + dur > at ? t + dur : at;    /* back over [back, at + dur) */
     hsim_time_t taken_end = t + dur > at ? at : t + dur; /* taken over [t, taken_end) */
     update_shapes(s, now, t, taken_end, back);
-    int rc = hsim_profile_add_near(&s->profile, t, taken_end, -procs, near);
-    return rc ? rc : hsim_profile_add(&s->profile, back, at + dur, procs);
+    hsim_ppos_t taken[2], given[2];
+    int rc = hsim_profile_add_near(&s->profile, t, taken_end, -procs, near, taken);
+    if (rc == 0)
+        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, *end, given);
+    *end = t + dur > at ? given[0] : taken[1];
+    return rc;
 }
 
 static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide_t *d)
 {
     const hsim_vjob_t *j = &v->jobs[job];
     hsim_time_t t = hsim_profile_earliest(&s->profile, v->now, j->procs, j->estimate);
-    int rc = book(s, v->now, t, j->estimate, j->procs);
+    int rc = book(s, v->now, t, j->estimate, j->procs, &s->end[job]);
     if (rc)
         return rc;
     s->at[job] = t;
@@ -267,6 +282,7 @@ typedef struct batch {
     hsim_time_t at, t, dur;  /* from at to t, for dur */
     hsim_time_t taken_end;   /* the slot taken at t is [t, taken_end) */
     int32_t procs;           /* each job's */
+    int32_t first;           /* the first job moved */
     int32_t n;               /* jobs moved; 0 = none */
     int32_t room;            /* fewest free over [t, taken_end) before the
                                 moves; -1 until needed */
@@ -276,7 +292,8 @@ typedef struct batch {
 /* Makes the batch's moves in the profile. */
 static int flush(cons_t *s, hsim_time_t now, batch_t *b)
 {
-    int rc = book_move(s, now, b->at, b->t, b->dur, b->procs * b->n, b->near);
+    int rc = book_move(s, now, b->at, b->t, b->dur, b->procs * b->n, b->near,
+                       &s->end[b->first]);
     b->n = 0;
     return rc;
 }
@@ -345,7 +362,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         if (failed && at == fail_at && procs >= fail_procs && dur >= fail_dur)
             continue;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
-        hsim_ppos_t near = {0, INT32_MAX}; /* no guess */
+        hsim_ppos_t near = HSIM_PPOS_NONE;
         hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &near);
         if (t == at) {
             failed = 1;
@@ -365,7 +382,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             s->vacated_lo = at;
         if (at + dur > s->vacated_hi)
             s->vacated_hi = at + dur;
-        b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .n = 1,
+        b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
                       .taken_end = t + dur > at ? at : t + dur,
                       .room = -1, .near = near};
         s->at[w] = t;

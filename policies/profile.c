@@ -12,7 +12,15 @@
 
 #include <string.h>
 
-typedef hsim_ppos_t pos_t;
+typedef struct pos {
+    size_t k;   /* index in c[] */
+    int32_t i;  /* step in the chunk */
+} pos_t;
+
+static hsim_ppos_t hint_of(const hsim_profile_t *p, pos_t q)
+{
+    return (hsim_ppos_t){q.k + p->base, q.i};
+}
 
 static int32_t value(const hsim_profile_t *p, size_t k, int32_t i)
 {
@@ -130,21 +138,37 @@ static int32_t last_from(const hsim_time_t *t, int32_t n, int32_t from, hsim_tim
     return lo + last_at_or_before(t + lo, hi - lo, x);
 }
 
-/* The step holding t, from the hint *finger, which it updates. */
-static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, pos_t *finger)
+/* The last i with t[i] <= x, given t[0] <= x < t[from]: gallops down
+   from 'from'. */
+static int32_t last_below(const hsim_time_t *t, int32_t from, hsim_time_t x)
 {
-    size_t hint = finger->k;
-    size_t k = chunk_from(p, t, &hint);
+    int32_t hi = from, step = 1;
+    while (hi - step > 0 && t[hi - step] > x) {
+        hi -= step;
+        step *= 2;
+    }
+    int32_t lo = hi - step > 0 ? hi - step : 0;
+    return lo + last_at_or_before(t + lo, hi - lo, x);
+}
+
+/* The step holding t, from the hint *hint, which it updates. */
+static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
+{
+    size_t near = hint->k >= p->base ? hint->k - p->base : 0;
+    size_t k = chunk_from(p, t, &near);
     const hsim_pchunk_t *c = p->c[k];
-    int32_t i;
+    int32_t i, h = hint->i;
     if (c->t[0] > t)
         i = 0; /* before the first step: only at the start of the profile */
-    else if (k == finger->k && finger->i < c->n && c->t[finger->i] <= t)
-        i = last_from(c->t, c->n, finger->i, t);
-    else
+    else if (k + p->base != hint->k || h < 0 || h >= c->n)
         i = last_at_or_before(c->t, c->n, t);
-    *finger = (pos_t){k, i};
-    return *finger;
+    else if (c->t[h] <= t)
+        i = last_from(c->t, c->n, h, t);
+    else
+        i = last_below(c->t, h, t);
+    pos_t q = {k, i};
+    *hint = hint_of(p, q);
+    return q;
 }
 
 static pos_t locate(hsim_profile_t *p, hsim_time_t t)
@@ -185,13 +209,14 @@ static int split_chunk(hsim_profile_t *p, size_t k)
     return 0;
 }
 
-/* Makes a breakpoint at t (t >= the first one), looking from the hint
-   *at, where it leaves its position.  Returns 2 when a chunk was split
+/* Makes a breakpoint at t (t >= the first one), looking from *hint (which
+   it updates); *at gets its position.  Returns 2 when a chunk was split
    (other positions changed), else 0; or HSIM_ENOMEM (negative). */
-static int split_at(hsim_profile_t *p, hsim_time_t t, pos_t *at)
+static int split_at(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint, pos_t *at)
 {
-    pos_t q = locate_from(p, t, at);
+    pos_t q = locate_from(p, t, hint);
     hsim_pchunk_t *c = p->c[q.k];
+    *at = q;
     if (c->t[q.i] == t)
         return 0;
     int split = 0;
@@ -250,25 +275,27 @@ static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
 
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta)
 {
-    pos_t near = p->finger;
-    near.i = INT32_MAX; /* the chunk only: adds jump about */
-    return hsim_profile_add_near(p, from, to, delta, near);
+    return hsim_profile_add_near(p, from, to, delta, HSIM_PPOS_NONE, NULL);
 }
 
 int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta,
-                          hsim_ppos_t near)
+                          hsim_ppos_t near, hsim_ppos_t where[2])
 {
     HSIM_ASSERT(from < to && from >= p->first[0]);
-    pos_t a = near;
-    int rc = split_at(p, from, &a);
+    if (near.k == SIZE_MAX) {
+        near = p->finger;
+        near.i = INT32_MAX; /* the chunk only: adds jump about */
+    }
+    pos_t a, b;
+    int rc = split_at(p, from, &near, &a);
     if (rc < 0)
         return rc;
-    pos_t b = a; /* to lies a little after from: look from there */
-    if ((rc = split_at(p, to, &b)) < 0)
+    hsim_ppos_t after = hint_of(p, a); /* to lies a little after from */
+    if ((rc = split_at(p, to, &after, &b)) < 0)
         return rc;
     if (rc == 2) /* a chunk was split: from may have moved */
         a = locate(p, from);
-    p->finger = a;
+    p->finger = hint_of(p, a);
     HSIM_ASSERT(p->c[a.k]->t[a.i] == from && p->c[b.k]->t[b.i] == to);
     if (a.k == b.k) {
         add_steps(p->c[a.k], a.i, b.i, delta, p->capacity);
@@ -279,6 +306,10 @@ int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, i
             HSIM_ASSERT(p->c[k]->max + p->c[k]->lazy <= p->capacity);
         }
         add_steps(p->c[b.k], 0, b.i, delta, p->capacity);
+    }
+    if (where) {
+        where[0] = hint_of(p, a);
+        where[1] = hint_of(p, b);
     }
     merge_at(p, b); /* b first: removing it does not move a */
     merge_at(p, a);
@@ -360,7 +391,7 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
     for (;;) {
         hsim_time_t t = p->c[k]->t[i];
         if (start)
-            *start = (pos_t){k, i};
+            *start = hint_of(p, (pos_t){k, i});
         if (t <= now)
             return now;
         if (i == 0 && k == 0)
@@ -383,6 +414,7 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         memmove(p->c, p->c + q.k, (p->nc - q.k) * sizeof *p->c);
         memmove(p->first, p->first + q.k, (p->nc - q.k) * sizeof *p->first);
         p->nc -= q.k;
+        p->base += q.k;
     }
     hsim_pchunk_t *c = p->c[0];
     if (q.i > 0) {
@@ -392,7 +424,7 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         chunk_max(c);
         p->first[0] = c->t[0];
     }
-    p->finger = p->back_finger = (pos_t){0, 0};
+    p->finger = p->back_finger = (hsim_ppos_t){p->base, 0};
 }
 
 size_t hsim_profile_steps(const hsim_profile_t *p)

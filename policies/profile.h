@@ -29,12 +29,17 @@ typedef struct hsim_pchunk {
     int32_t free[HSIM_PROFILE_CHUNK];   /* free processors - lazy */
 } hsim_pchunk_t;
 
-/* A step's place: chunk k, index i in it.  As a lookup's hint any value
-   works; a near one makes the lookup cheap. */
+/* A step's place, kept as a hint for a later lookup: chunk k counted from
+   the first chunk the profile ever had (trimming does not move it), index
+   i in it.  Any value works; a near one makes the lookup cheap, even after
+   the profile changed around it. */
 typedef struct hsim_ppos {
     size_t k;
     int32_t i;
 } hsim_ppos_t;
+
+/* No hint: the lookup starts from the profile's last one. */
+#define HSIM_PPOS_NONE ((hsim_ppos_t){SIZE_MAX, INT32_MAX})
 
 typedef struct hsim_profile {
     hsim_pchunk_t **c;  /* chunks in time order, >= 1 */
@@ -43,6 +48,8 @@ typedef struct hsim_profile {
     size_t nc;          /* chunks used */
     size_t capc;        /* chunk pointers allocated */
     int32_t capacity;   /* processors in the machine */
+    size_t base;        /* chunks trimmed away so far: c[k] is chunk
+                           base + k of a hsim_ppos_t */
     hsim_ppos_t finger;      /* step of the last lookup: a hint */
     hsim_ppos_t back_finger; /* the same for hsim_profile_run_back() */
 } hsim_profile_t;
@@ -55,10 +62,12 @@ void hsim_profile_free(hsim_profile_t *p);
    0..capacity.  0 or HSIM_ENOMEM.  O(log chunks + chunk + chunks spanned). */
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta);
 /* The same, looking for from near the step 'near' (say, where
-   hsim_profile_run_back() left it): any value works, a right one saves a
-   search. */
+   hsim_profile_run_back() left it, or where an earlier addition put a
+   breakpoint; HSIM_PPOS_NONE for none): any value works, a right one saves
+   a search.  where (may be NULL) gets hints for the steps at from and at
+   to. */
 int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta,
-                          hsim_ppos_t near);
+                          hsim_ppos_t near, hsim_ppos_t where[2]);
 /* Free processors at time t (t >= the first breakpoint).  O(log). */
 int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t);
 /* The fewest free processors at any time in [from, to), from < to, from

@@ -81,7 +81,7 @@ static void run_seed(unsigned long seed)
             hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
             if (h < 0.3 && want + dur > now + 1)
                 (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &near);
-            CU_ASSERT_EQUAL(h < 0.6 ? hsim_profile_add_near(&p, S(want), S(want + dur), -procs, near)
+            CU_ASSERT_EQUAL(h < 0.6 ? hsim_profile_add_near(&p, S(want), S(want + dur), -procs, near, NULL)
                                     : hsim_profile_add(&p, S(want), S(want + dur), -procs),
                             0);
             for (int64_t t = want; t < want + dur; t++)
