@@ -153,7 +153,8 @@ static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int3
     update_shapes(s, now, t, t + dur, HSIM_TIME_MAX);
     hsim_ppos_t where[2];
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
-    *end = where[1];
+    if (rc == 0)
+        *end = where[1];
     return rc;
 }
 
@@ -164,6 +165,13 @@ static int unbook(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, in
     return hsim_profile_add(&s->profile, t, t + dur, procs);
 }
 
+/* A reservation for dur moved from at to t < at takes [t, this) that it
+   did not hold before: up to at when the two slots overlap. */
+static hsim_time_t taken_end(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
+{
+    return t + dur > at ? at : t + dur;
+}
+
 /* Moves a reservation of procs processors for dur from at to t < at.  When
    the two overlap only their differences change: [t, at) loses the
    processors and [t + dur, at + dur) gets them back.  near: the step of t
@@ -172,14 +180,16 @@ static int unbook(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, in
 static int book_move(cons_t *s, hsim_time_t now, hsim_time_t at, hsim_time_t t,
                      hsim_time_t dur, int32_t procs, hsim_ppos_t near, hsim_ppos_t *end)
 {
-    hsim_time_t back = t + dur > at ? t + dur : at;    /* back over [back, at + dur) */
-    hsim_time_t taken_end = t + dur > at ? at : t + dur; /* taken over [t, taken_end) */
-    update_shapes(s, now, t, taken_end, back);
-    hsim_ppos_t taken[2], given[2];
-    int rc = hsim_profile_add_near(&s->profile, t, taken_end, -procs, near, taken);
+    int overlap = t + dur > at;
+    hsim_time_t taken = taken_end(at, t, dur);   /* taken over [t, taken) */
+    hsim_time_t back = overlap ? t + dur : at;   /* back over [back, at + dur) */
+    update_shapes(s, now, t, taken, back);
+    hsim_ppos_t took[2], gave[2];
+    int rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, took);
     if (rc == 0)
-        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, *end, given);
-    *end = t + dur > at ? given[0] : taken[1];
+        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, *end, gave);
+    if (rc == 0)
+        *end = overlap ? gave[0] : took[1];
     return rc;
 }
 
@@ -280,11 +290,12 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
  */
 typedef struct batch {
     hsim_time_t at, t, dur;  /* from at to t, for dur */
-    hsim_time_t taken_end;   /* the slot taken at t is [t, taken_end) */
     int32_t procs;           /* each job's */
-    int32_t first;           /* the first job moved */
+    int32_t first;           /* the first job moved: its end hint follows
+                                the move, the others keep theirs (a hint
+                                need not be right) */
     int32_t n;               /* jobs moved; 0 = none */
-    int32_t room;            /* fewest free over [t, taken_end) before the
+    int32_t room;            /* fewest free over [t, taken_end()) before the
                                 moves; -1 until needed */
     hsim_ppos_t near;        /* the step of t, or a guess */
 } batch_t;
@@ -302,6 +313,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
                       hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d)
 {
     (void)start;
+    (void)est_end;
     cons_t *s = state;
     hsim_time_t now = v->now;
     int rc;
@@ -311,7 +323,6 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
        estimate), which is [start, est_end) unless a cluster of nodes made
        it start later than its reservation (a deferred start). */
     hsim_time_t booked_end = s->at[job] + v->jobs[job].estimate;
-    (void)est_end;
     if (booked_end > now && (rc = unbook(s, now, now, booked_end - now, v->jobs[job].procs)))
         return rc;
     /* (b) holds for a job after it is placed or looked at; it can only
@@ -348,7 +359,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         }
         if (b.n && at == b.at && procs == b.procs && dur == b.dur) {
             if (b.room < 0)
-                b.room = hsim_profile_min(&s->profile, b.t, b.taken_end, b.near);
+                b.room = hsim_profile_min(&s->profile, b.t, taken_end(b.at, b.t, b.dur), b.near);
             if ((int64_t)(b.n + 1) * b.procs <= b.room) {
                 b.n++;
                 s->at[w] = b.t;
@@ -383,7 +394,6 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         if (at + dur > s->vacated_hi)
             s->vacated_hi = at + dur;
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
-                      .taken_end = t + dur > at ? at : t + dur,
                       .room = -1, .near = near};
         s->at[w] = t;
         if ((rc = d->reserve(d->ctx, w, t)))

@@ -5,8 +5,10 @@
  * c[k]->free[i] + c[k]->lazy.  Chunks never merge: a chunk only empties by
  * trimming, and equal neighbours across a chunk boundary stay two steps,
  * which costs a little room and nothing in correctness.  Lookups gallop
- * from the chunk of the previous one (conservative backfilling asks about
- * reservations in submission order, which mostly ascend in time).
+ * from a hint: a caller's (hsim_ppos_t, which counts chunks from the first
+ * one ever, so trimming does not move it) or the previous lookup's
+ * (conservative backfilling asks about reservations in submission order,
+ * which mostly ascend in time).
  */
 #include "profile.h"
 
@@ -261,7 +263,6 @@ static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }
-    (void)capacity;
     HSIM_ASSERT(from == to || (lo + c->lazy >= 0 && hi + c->lazy <= capacity));
     if (from == to)
         return;
@@ -329,7 +330,7 @@ int32_t hsim_profile_min(hsim_profile_t *p, hsim_time_t from, hsim_time_t to,
     int32_t least = INT32_MAX;
     size_t k = q.k;
     int32_t i = q.i;
-    while (p->c[k]->t[i] < to || (k == q.k && i == q.i)) {
+    while (p->c[k]->t[i] < to) { /* the first step holds from < to */
         int32_t v = value(p, k, i);
         least = v < least ? v : least;
         if (++i == p->c[k]->n) {
