@@ -37,17 +37,27 @@
 #include "profile.h"
 #include "queue.h"
 
+#include <string.h>
+
 #define SHAPE_CACHE 256 /* entries in the shape cache, direct-mapped */
 
 /* What is known of the earliest window of one job shape in the profile
-   as it is now. */
+   as it was after 'seen' give-backs (see catch_up()). */
 typedef struct shape_fit {
     int32_t procs;            /* the shape: processors (0 = empty entry)... */
     hsim_time_t dur;          /* ...and estimate */
     hsim_time_t earliest;     /* no window [t, t + dur) with procs free
                                  starts in [now, earliest) */
     int exact;                /* and there is one at earliest */
+    uint64_t seen;            /* give-backs already taken into account */
 } shape_fit_t;
+
+/* Processors given back from 'from' on, the n-th give-back since the
+   shape cache was emptied. */
+typedef struct given {
+    uint64_t n;
+    hsim_time_t from;
+} given_t;
 
 typedef struct cons {
     hsim_profile_t profile;   /* running jobs and reservations */
@@ -58,6 +68,12 @@ typedef struct cons {
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
+    uint64_t maybe_exact[SHAPE_CACHE / 64]; /* a bit for each slot whose
+                                               entry may be exact (a few) */
+    uint64_t n_given;         /* give-backs since the cache was emptied... */
+    given_t *given;           /* ...those that start earlier than every later
+                                 one (suffix minima), in order */
+    size_t n_kept, cap_kept;
     hsim_time_t vacated_lo;   /* the slots vacated by moves in the last */
     hsim_time_t vacated_hi;   /* compression pass lie in [lo, hi); lo > hi
                                  when none */
@@ -91,66 +107,96 @@ static void cons_destroy(void *state)
     hsim_queue_free(&s->queue);
     hsim_free(s->at);
     hsim_free(s->end);
+    hsim_free(s->given);
     hsim_free(s);
 }
 
 /*
- * Keeps the shape cache true after processors were taken over [taken,
- * taken_end) and given back from back on (either may be empty: taken >=
- * taken_end, back = HSIM_TIME_MAX).  Fewer processors cannot open a
- * window: an exact entry whose window they overlap becomes a bound.  More
- * can open one that starts before the known bound only if it reaches past
- * back, so the bound drops to the first start that does.  One loop for
- * both, as a move does both.  O(live entries).
+ * The shape cache is kept true as the profile changes.  Fewer processors
+ * cannot open a window: an exact entry whose window they overlap becomes a
+ * bound (shapes_taken(), over the few exact entries).  More, given back
+ * from 'from' on, can open one that starts before the known bound only if
+ * it reaches past from, so the bound drops to the first start that does,
+ * from - dur + 1.  Every move gives back, and there are dozens of entries,
+ * so that is done lazily: of the give-backs an entry has not seen only the
+ * earliest matters; shapes_given() keeps those that start earlier than
+ * every later one, and catch_up() finds it by a search from the newest.
  */
-static void update_shapes(cons_t *s, hsim_time_t now, hsim_time_t taken,
-                          hsim_time_t taken_end, hsim_time_t back)
+static void shapes_taken(cons_t *s, hsim_time_t from, hsim_time_t to)
 {
-    for (size_t i = 0; i < s->n_live; i++) {
-        shape_fit_t *f = &s->fits[s->live[i]];
-        hsim_time_t end = f->earliest + f->dur;
-        if (f->exact && taken < end && taken_end > f->earliest)
-            f->exact = 0;
-        if (back < end) {
-            hsim_time_t first = back - f->dur + 1;
-            if (first < now)
-                first = now;
-            if (first < f->earliest) {
-                f->earliest = first;
+    for (size_t w = 0; w < SHAPE_CACHE / 64; w++) {
+        for (uint64_t bits = s->maybe_exact[w]; bits; bits &= bits - 1) {
+            unsigned slot = (unsigned)(w * 64) + (unsigned)__builtin_ctzll(bits);
+            shape_fit_t *f = &s->fits[slot];
+            if (f->exact && from < f->earliest + f->dur && to > f->earliest)
                 f->exact = 0;
-            }
+            if (!f->exact)
+                s->maybe_exact[w] &= ~(1ull << (slot % 64));
         }
     }
 }
 
-/* Windows cannot start before now: raises the bounds below it. */
-static void update_now(cons_t *s, hsim_time_t now)
+/* Records a give-back from 'from' on.  0 or HSIM_ENOMEM. */
+static int shapes_given(cons_t *s, hsim_time_t from)
 {
-    for (size_t i = 0; i < s->n_live; i++) {
-        shape_fit_t *f = &s->fits[s->live[i]];
-        if (f->earliest < now) {
-            f->earliest = now;
+    s->n_given++;
+    while (s->n_kept && s->given[s->n_kept - 1].from >= from)
+        s->n_kept--;
+    if (hsim_grow(&s->given, &s->cap_kept, s->n_kept + 1, sizeof *s->given))
+        return HSIM_ENOMEM;
+    s->given[s->n_kept++] = (given_t){s->n_given, from};
+    return 0;
+}
+
+/* Brings entry f up to date with the give-backs it has not seen, and with
+   now (windows cannot start before it). */
+static void catch_up(cons_t *s, shape_fit_t *f, hsim_time_t now)
+{
+    if (f->seen < s->n_given) {
+        /* the first kept give-back after seen: the earliest of them */
+        size_t hi = s->n_kept - 1, step = 1; /* the newest is kept */
+        while (hi >= step && s->given[hi - step].n > f->seen) {
+            hi -= step;
+            step *= 2;
+        }
+        size_t lo = hi >= step ? hi - step + 1 : 0;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->given[mid].n > f->seen)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        hsim_time_t first = s->given[lo].from - f->dur + 1;
+        if (first < f->earliest) {
+            f->earliest = first;
             f->exact = 0;
         }
+        f->seen = s->n_given;
+    }
+    if (f->earliest < now) {
+        f->earliest = now;
+        f->exact = 0;
     }
 }
 
 /* Empties the cache: a compression pass starts by giving back processors
-   from now on, which leaves little of it, and keeping it short keeps
-   update_shapes() cheap. */
+   from now on, which leaves little of it. */
 static void clear_shapes(cons_t *s)
 {
     for (size_t i = 0; i < s->n_live; i++)
         s->fits[s->live[i]].procs = 0;
-    s->n_live = 0;
+    memset(s->maybe_exact, 0, sizeof s->maybe_exact);
+    s->n_live = s->n_kept = 0;
+    s->n_given = 0;
 }
 
 /* Reserves [t, t + dur) for procs processors; now is the present.  *end
    gets a hint for the step at t + dur. */
-static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs,
+static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
                 hsim_ppos_t *end)
 {
-    update_shapes(s, now, t, t + dur, HSIM_TIME_MAX);
+    shapes_taken(s, t, t + dur);
     hsim_ppos_t where[2];
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
     if (rc == 0)
@@ -159,10 +205,10 @@ static int book(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int3
 }
 
 /* Gives back [t, t + dur) of a reservation of procs processors. */
-static int unbook(cons_t *s, hsim_time_t now, hsim_time_t t, hsim_time_t dur, int32_t procs)
+static int unbook(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs)
 {
-    update_shapes(s, now, HSIM_TIME_MAX, HSIM_TIME_MAX, t);
-    return hsim_profile_add(&s->profile, t, t + dur, procs);
+    int rc = shapes_given(s, t);
+    return rc ? rc : hsim_profile_add(&s->profile, t, t + dur, procs);
 }
 
 /* A reservation for dur moved from at to t < at takes [t, this) that it
@@ -177,15 +223,17 @@ static hsim_time_t taken_end(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
    processors and [t + dur, at + dur) gets them back.  near: the step of t
    or a guess; *end: the step of at + dur or a guess, then of t + dur (see
    hsim_profile_add_near()). */
-static int book_move(cons_t *s, hsim_time_t now, hsim_time_t at, hsim_time_t t,
+static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
                      hsim_time_t dur, int32_t procs, hsim_ppos_t near, hsim_ppos_t *end)
 {
     int overlap = t + dur > at;
     hsim_time_t taken = taken_end(at, t, dur);   /* taken over [t, taken) */
     hsim_time_t back = overlap ? t + dur : at;   /* back over [back, at + dur) */
-    update_shapes(s, now, t, taken, back);
+    shapes_taken(s, t, taken);
+    int rc = shapes_given(s, back);
     hsim_ppos_t took[2], gave[2];
-    int rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, took);
+    if (rc == 0)
+        rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, took);
     if (rc == 0)
         rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, *end, gave);
     if (rc == 0)
@@ -197,7 +245,7 @@ static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide
 {
     const hsim_vjob_t *j = &v->jobs[job];
     hsim_time_t t = hsim_profile_earliest(&s->profile, v->now, j->procs, j->estimate);
-    int rc = book(s, v->now, t, j->estimate, j->procs, &s->end[job]);
+    int rc = book(s, t, j->estimate, j->procs, &s->end[job]);
     if (rc)
         return rc;
     s->at[job] = t;
@@ -216,7 +264,6 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
         s->ready = 1;
     }
     hsim_profile_trim(&s->profile, v->now);
-    update_now(s, v->now);
     int rc = hsim_queue_insert(&s->queue, v->jobs, job, v->now);
     if (rc)
         return rc;
@@ -237,19 +284,27 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
            none. */
         hsim_time_t bound = now;
         for (size_t i = 0; i < s->n_live; i++) {
-            const shape_fit_t *o = &s->fits[s->live[i]];
-            if (o->procs <= procs && o->dur <= dur && o->earliest > bound && o != f)
-                bound = o->earliest;
+            shape_fit_t *o = &s->fits[s->live[i]];
+            if (o->procs <= procs && o->dur <= dur && o != f) {
+                catch_up(s, o, now);
+                if (o->earliest > bound)
+                    bound = o->earliest;
+            }
         }
         if (!f->procs)
             s->live[s->n_live++] = (uint16_t)slot;
-        *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = bound, .exact = 0};
+        *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = bound, .exact = 0,
+                           .seen = s->n_given};
+    } else {
+        catch_up(s, f, now);
     }
     hsim_time_t limit = at - dur;
     if (!f->exact && f->earliest <= limit) {
         hsim_time_t t = hsim_profile_earliest_until(&s->profile, f->earliest, procs, dur, limit);
         f->earliest = t;
         f->exact = t <= limit;
+        if (f->exact)
+            s->maybe_exact[slot / 64] |= 1ull << (slot % 64);
     }
     return f->earliest;
 }
@@ -303,7 +358,7 @@ typedef struct batch {
 /* Makes the batch's moves in the profile. */
 static int flush(cons_t *s, hsim_time_t now, batch_t *b)
 {
-    int rc = book_move(s, now, b->at, b->t, b->dur, b->procs * b->n, b->near,
+    int rc = book_move(s, b->at, b->t, b->dur, b->procs * b->n, b->near,
                        &s->end[b->first]);
     b->n = 0;
     return rc;
@@ -323,7 +378,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
        estimate), which is [start, est_end) unless a cluster of nodes made
        it start later than its reservation (a deferred start). */
     hsim_time_t booked_end = s->at[job] + v->jobs[job].estimate;
-    if (booked_end > now && (rc = unbook(s, now, now, booked_end - now, v->jobs[job].procs)))
+    if (booked_end > now && (rc = unbook(s, now, booked_end - now, v->jobs[job].procs)))
         return rc;
     /* (b) holds for a job after it is placed or looked at; it can only
        become true where processors were given back just before its start:
