@@ -19,6 +19,13 @@
 typedef int64_t hsim_time_t;            /* microseconds since the trace's epoch */
 #define HSIM_SECOND ((hsim_time_t)1000000)
 #define HSIM_TIME_MAX INT64_MAX
+/* The longest time a trace may give in any field: 10^10 s, 317 years, so
+   that sums of a few times stay far inside the microsecond range. */
+#define HSIM_MAX_SECONDS INT64_C(10000000000)
+/* Simulated time never passes this, 2^61 us (73,000 years): a run stops
+   with an error when a start, an end or a reservation would.  Below it,
+   one more time of at most HSIM_MAX_SECONDS cannot overflow. */
+#define HSIM_HORIZON ((hsim_time_t)1 << 61)
 
 /* Error codes: functions return 0 or one of these (negative). */
 enum {

@@ -195,7 +195,8 @@ static char *next_line(char *str, int num, void *stream)
         if (!*p->text)
             return NULL;
         size_t n = strcspn(p->text, "\n");
-        size_t take = n < (size_t)num - 1 ? n : (size_t)num - 1;
+        size_t room = (size_t)num - 2; /* as from a file, whose newline takes one */
+        size_t take = n < room ? n : room;
         memcpy(str, p->text, take);
         str[take] = '\0';
         p->text += take;
@@ -225,6 +226,9 @@ static char *next_line(char *str, int num, void *stream)
     const char *s = str;
     while (*s == ' ' || *s == '\t')
         s++;
+    if (s > str && *s && !strchr(";#\r\n", *s))
+        fail(p, "indented line: start keys and sections in the first column (an "
+                "indented line would be read as more of the value above)");
     if (*s == '[')
         open_section(p, s);
     return got;
@@ -292,7 +296,7 @@ static int parse_size_mb(const char *v, int64_t *out)
     if (*end || x * scale > 1e15) /* a petabyte of MiB: past any node */
         return -1;
     *out = (int64_t)(x * scale + 0.5);
-    return 0;
+    return x > 0 && *out == 0 ? -1 : 0; /* under half a MiB would mean "none" */
 }
 
 static int parse_bool(const char *v, int *out)
@@ -618,8 +622,8 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
     }
     case 3:
         if (parse_size_mb(v, &t->mem_mb))
-            return fail(p, "memory: expected a size such as 256G or 512M (MiB when bare), "
-                           "found '%s'", v);
+            return fail(p, "memory: expected 0 or a size of at least 1M such as 256G or "
+                           "512M (MiB when bare), found '%s'", v);
         return 1;
     case 4:
         if (parse_int(v, 0, 1024, &t->gpus))
@@ -631,7 +635,8 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
         return 1;
     case 6:
         if (parse_size_mb(v, &t->gpu_mem_mb))
-            return fail(p, "gpu_memory: expected a size such as 32G, found '%s'", v);
+            return fail(p, "gpu_memory: expected 0 or a size of at least 1M such as 32G, "
+                           "found '%s'", v);
         return 1;
     case 7:
         if (parse_int(v, 0, 1024, &t->fpgas))

@@ -146,13 +146,29 @@ static void compact_waiting(run_t *r)
     r->waiting_holes = 0;
 }
 
-/* A duration on an allocation of the given speed, to the microsecond. */
+/* A duration on an allocation of the given speed, to the microsecond;
+   HSIM_HORIZON for any longer (start_job() stops the run then). */
 static hsim_time_t scaled(hsim_time_t t, double speed)
 {
     if (speed == 1.0)
         return t;
-    long long v = llround((double)t / speed);
-    return v < 1 ? 1 : (hsim_time_t)v;
+    double v = (double)t / speed;
+    if (!(v < (double)HSIM_HORIZON))
+        return HSIM_HORIZON;
+    long long r = llround(v);
+    return r < 1 ? 1 : (hsim_time_t)r;
+}
+
+/* The error for a job whose start, end or reservation would pass
+   HSIM_HORIZON. */
+static int past_horizon(run_t *r, int32_t job, const char *what)
+{
+    return hsim_errf(r->e, HSIM_EINPUT,
+                     "job %lld: its %s would pass hsim's horizon of %lld s of simulated "
+                     "time (73,000 years): check its run and requested times and the "
+                     "nodes' speeds",
+                     (long long)r->w->jobs[job].id, what,
+                     (long long)(HSIM_HORIZON / HSIM_SECOND));
 }
 
 void hsim_engine_request(const hsim_workload_t *w, const hsim_job_t *j,
@@ -265,6 +281,8 @@ static int start_job(run_t *r, int32_t job)
         return HSIM_ENOMEM;
     int64_t seq = r->starts++;
     hsim_time_t est_end = r->now + scaled(r->vjobs[job].estimate, speed);
+    if (est_end > HSIM_HORIZON)
+        return past_horizon(r, job, "estimated end");
     r->est_end[job] = est_end;
     size_t at = r->n_running;
     if (r->ordered) {
@@ -298,6 +316,8 @@ static int start_job(run_t *r, int32_t job)
     }
     run = scaled(run, speed);
     o->end = r->now + run;
+    if (o->end > HSIM_HORIZON)
+        return past_horizon(r, job, "end");
     refresh_view(r);
     return push_event(r, o->end, HSIM_EV_END, job);
 }
@@ -314,6 +334,8 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
         return hsim_errf(r->e, HSIM_EINPUT,
                          "policy error: reservation in the past for job %lld",
                          (long long)r->w->jobs[job].id);
+    if (at > HSIM_HORIZON)
+        return past_horizon(r, job, "reservation");
     r->reserved_at[job] = at;
     hsim_event_t ev = {.time = at, .seq = r->seq++, .job = job, .kind = HSIM_EV_START};
     hsim_rheap_set(&r->reservations, &ev);

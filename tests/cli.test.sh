@@ -233,4 +233,20 @@ run -q unwritable.ini
 check "unwritable output exits 1" test $rc -eq 1
 check "unwritable output: the folder is named" has_err "/dev/null"
 
+# a node so slow that a job would end past hsim's horizon: a run failure
+# naming the job, never a wrapped clock (it once ran every job in 1 us)
+cat >slow.ini <<'EOF'
+[experiment]
+output = out
+[workload]
+path = small.swf
+[nodes n]
+cores = 64
+speed = 1e-12
+[policy a]
+EOF
+run -q slow.ini
+check "a node too slow exits 1" test $rc -eq 1
+check "a node too slow: the horizon is named" has_err "horizon"
+
 test_finish

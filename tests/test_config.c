@@ -346,6 +346,50 @@ static void test_syntax_error(void)
     expect_error_at("[workload]\npath = t.swf\n[policy a\n", 3, NULL, NULL, NULL);
 }
 
+/* inih reads an indented line as more of the value above; hsim says so at
+   that line instead of reading something else. */
+static void test_indented_line(void)
+{
+    expect_error_at(VALID_HEAD "[cluster]\n  processors = 100\n", 7, "indented", NULL, NULL);
+    expect_error_at("[workload]\npath = t.swf\n\tclean = pyss\n[policy a]\n", 3,
+                    "indented", NULL, NULL);
+    /* indented comments and blank lines are fine */
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "  ; a comment\n   \n\t# another\n", "x.ini", &e), 0);
+}
+
+/* The longest line is the same from a file and from a string: 198
+   characters. */
+static void test_long_line(void)
+{
+    char text[600];
+    for (int len = 198; len <= 199; len++) {
+        int n = snprintf(text, sizeof text, "%s;", VALID_HEAD);
+        for (int i = 1; i < len; i++)
+            text[n++] = 'x';
+        snprintf(text + n, sizeof text - (size_t)n, "\n[cluster]\nprocessors = 10\n");
+        hsim_err_t e;
+        int rc = parse(text, "exp/x.ini", &e);
+        if (len == 198) {
+            CU_ASSERT_EQUAL(rc, 0);
+        } else {
+            expect_error_at(text, 6, "line longer than 198 characters", NULL, NULL);
+        }
+        char *dir = hsim_test_tmpdir("config-long");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+        char path[600];
+        snprintf(path, sizeof path, "%s/long.ini", dir);
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fputs(text, f);
+        fclose(f);
+        CU_ASSERT_EQUAL(hsim_config_load(path, &cfg, &e), len == 198 ? 0 : HSIM_EINPUT);
+        remove(path);
+        remove(dir);
+        free(dir);
+    }
+}
+
 /* Two mistakes: the message names the first one in the file. */
 static void test_first_mistake_reported(void)
 {
@@ -408,6 +452,8 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_key_before_section);
     HSIM_TEST(m, test_syntax_error);
     HSIM_TEST(m, test_first_mistake_reported);
+    HSIM_TEST(m, test_indented_line);
+    HSIM_TEST(m, test_long_line);
     HSIM_TEST(m, test_missing_path);
     HSIM_TEST(m, test_no_policy);
     HSIM_TEST(m, test_bad_experiment_name);

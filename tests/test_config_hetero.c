@@ -424,6 +424,9 @@ static void test_bad_memory(void)
     expect_error_at(HEAD "[nodes n]\ncores = 2\nmemory = 4Gx\n", 7, "memory", NULL, NULL);
     expect_error_at(HEAD "[nodes n]\ncores = 2\nmemory = G\n", 7, "memory", NULL, NULL);
     expect_error_at(HEAD "[nodes n]\ncores = 2\nmemory =\n", 7, "memory", NULL, NULL);
+    /* under half a MiB would round to 0, which means "not modelled" */
+    expect_error_at(HEAD "[nodes n]\ncores = 2\nmemory = 100K\n", 7, "memory", "at least 1M",
+                    "100K");
     expect_error_at(HEAD "[nodes n]\ncores = 2\ngpu_memory = 32Q\n", 7, "gpu_memory", NULL,
                     NULL);
 }
@@ -480,6 +483,9 @@ static void test_bad_topology(void)
     expect_error_in(SRC_INI, HEAD "[nodes n]\ncount = 2\ntopology = xml:no-such-file.xml\n", 7,
                     "no-such-file.xml", NULL, NULL);
     expect_error_in(SRC_INI, HEAD "[nodes n]\ntopology = synthetic:frobnicate:3\n", 6, NULL,
+                    NULL, NULL);
+    /* an attribute hwloc cannot read (hwloc leaks on it: tests/lsan.supp) */
+    expect_error_in(SRC_INI, HEAD "[nodes n]\ntopology = synthetic:[node[e]\n", 6, "topology",
                     NULL, NULL);
 }
 

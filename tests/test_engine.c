@@ -281,6 +281,44 @@ static void test_job_too_wide(void)
     hsim_workload_free(&w);
 }
 
+/* Jobs of the longest time a trace may give, one after another on one
+   processor: 230 end before HSIM_HORIZON; with 240, the 231st (id 1230)
+   would end past it, and every policy stops with an error naming a job
+   instead of overflowing the clock: when that job starts, or, under
+   conservative backfilling, which reserves every job on its submission,
+   at the first reservation to start past the horizon (id 1231). */
+static void test_horizon(void)
+{
+    const char *scheds[] = {"none", "easy", "conservative"};
+    for (int n = 230; n <= 240; n += 10) {
+        hsim_workload_t w;
+        hsim_workload_init(&w);
+        for (int i = 0; i < n; i++)
+            add_job(&w, 1000 + i, 0, 1, HSIM_MAX_SECONDS, HSIM_MAX_SECONDS);
+        hsim_workload_sort(&w);
+        hsim_outcome_t *out = calloc((size_t)n, sizeof *out);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        for (int k = 0; k < 3; k++) {
+            hsim_err_t e = {{0}};
+            hsim_run_config_t c = config(1, scheds[k], "fcfs", NULL, "user");
+            int rc = run(&w, &c, out, &e);
+            if (n == 230) {
+                CU_ASSERT_EQUAL(rc, 0);
+                CU_ASSERT_EQUAL(out[229].end, 230 * HSIM_MAX_SECONDS * S);
+            } else {
+                CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
+                const char *who = k == 2 ? "job 1231:" : "job 1230:";
+                if (!strstr(e.msg, who))
+                    fprintf(stderr, "\n%s: %s\n", scheds[k], e.msg);
+                CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, who));
+                CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "horizon"));
+            }
+        }
+        free(out);
+        hsim_workload_free(&w);
+    }
+}
+
 /* An empty workload runs and does nothing. */
 static void test_empty_workload(void)
 {
@@ -1048,6 +1086,7 @@ void hsim_test_register(void)
     HSIM_TEST(h, test_killed_at_estimate);
     HSIM_TEST(h, test_oracle_estimates);
     HSIM_TEST(h, test_job_too_wide);
+    HSIM_TEST(h, test_horizon);
     HSIM_TEST(h, test_empty_workload);
     HSIM_TEST(h, test_impossible_decisions);
     CU_pSuite d = hsim_test_suite("engine-differential");

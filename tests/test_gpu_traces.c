@@ -254,10 +254,19 @@ static void test_throughputs_errors(void)
     expect_bad_table(text, "tp.csv:5: expected one row per job type and scale factor",
                      "found 'A' at scale factor 1 again (first on line 2)");
     snprintf(text, sizeof text, "%sA,1,1,2,0\n", h);
-    expect_bad_table(text, ":2: field 5 (v100_steps_per_s): expected a number > 0", "found '0'");
+    expect_bad_table(text, ":2: field 5 (v100_steps_per_s): expected a number >= 1e-06",
+                     "found '0'");
+    /* a denormal reference would make the other GPUs infinitely fast */
+    snprintf(text, sizeof text, "%sA,1,1,2,1e-320\n", h);
+    expect_bad_table(text, ":2: field 5 (v100_steps_per_s): expected a number >= 1e-06",
+                     "found '1e-320'");
     snprintf(text, sizeof text, "%sA,1,-1,2,3\n", h);
-    expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number >= 0",
+    expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number from 0 to 1e+09",
                      "found '-1'");
+    /* scaled to a larger job, 1e308 steps/s would overflow to infinity */
+    snprintf(text, sizeof text, "%sA,2,1e308,2,3\n", h);
+    expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number from 0 to 1e+09",
+                     "found '1e308'");
     snprintf(text, sizeof text, "%sA,1,fast,2,3\n", h);
     expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number, found 'fast'",
                      NULL);
@@ -613,6 +622,9 @@ static void test_elasticflow_bad_rows(void)
     /* a quoted id spanning two lines: the row is on line 2, the next on 4 */
     expect_bad(ELASTICFLOW, EF_HEADER "\"a,\nb\",5,2,1\nc,5,2,x\n",
                "x.csv:4: field 4 (num_gpu): expected an integer, found 'x'", NULL);
+    /* a bare CR ends a row and a line, as \n and CRLF do */
+    expect_bad(ELASTICFLOW, EF_HEADER "a,0,10,1\rb,0,20,2\r\nc,0,x,1\n",
+               "x.csv:4: field 3 (duration)", NULL);
 }
 
 static void test_elasticflow_layout(void)

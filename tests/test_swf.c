@@ -283,8 +283,37 @@ static void test_out_of_range_count(void)
                  "field 12", NULL);
 }
 
+static hsim_swf_trace_t parse_ok(const char *text);
+
+/* Times past HSIM_MAX_SECONDS, and numbers past the fixed-point range
+   (which once overflowed on the way in), are errors at their field. */
+static void test_out_of_range_time(void)
+{
+    expect_error("1 0 0 10000000001 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 4", "expected seconds up to 10000000000");
+    expect_error("1 0 0 10 4 -1 -1 2 1e11 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:", "field 9",
+                 NULL);
+    expect_error("1 0 0 10 4 -1 -1 2 99999999999.5 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 9", "99999999999.5");
+    expect_error("9223372036858 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 1", "expected a number");
+    expect_error("1 9223372036854.9 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 2", NULL);
+    /* the largest time accepted */
+    hsim_swf_trace_t t = parse_ok("1 10000000000 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n");
+    CU_ASSERT_EQUAL(t.n_records, 1);
+    if (t.n_records)
+        CU_ASSERT_EQUAL(t.records[0].submit, HSIM_MAX_SECONDS * S);
+    hsim_swf_trace_free(&t);
+}
+
 static void test_bad_header_integer(void)
 {
+    expect_error("; MaxProcs: -5\n", "in.swf:1:", "MaxProcs", "a count >= 0");
+    /* a blank before the colon is still the key */
+    hsim_swf_trace_t t = parse_ok("; MaxProcs : 64\n");
+    CU_ASSERT_EQUAL(t.header.max_procs, 64);
+    hsim_swf_trace_free(&t);
     expect_error("; Computer: x\n; MaxProcs: lots\n", "in.swf:2:", "MaxProcs", "lots");
     expect_error("; MaxNodes: 12abc\n", "in.swf:1:", "MaxNodes", NULL);
     expect_error("\n\n; UnixStartTime: \n", "in.swf:3:", "UnixStartTime", NULL);
@@ -719,13 +748,15 @@ static void test_clean_standard(void)
         /* line 13: run equal to req: not killed */
         "13 10 0 20 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n"
         /* line 14: field 8 is 0, field 5 is 3 -> 3 */
-        "14 0 0 5 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n";
+        "14 0 0 5 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n"
+        /* line 15: negative runtime (not the -1 of "unknown") -> rejected */
+        "15 0 0 -3 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n";
     hsim_swf_trace_t t = parse_ok(text);
     hsim_workload_t w;
     hsim_workload_init(&w);
     CU_ASSERT_EQUAL_FATAL(hsim_swf_clean(&t, HSIM_CLEAN_STANDARD, 100, &w), 0);
     CU_ASSERT_EQUAL(w.n_jobs, 8);
-    CU_ASSERT_EQUAL(w.n_rejected, 6);
+    CU_ASSERT_EQUAL(w.n_rejected, 7);
     CU_ASSERT_EQUAL(w.n_jobs + w.n_rejected, t.n_records);
     CU_ASSERT_EQUAL(w.n_input, t.n_records);
     check_sorted(&w);
@@ -776,8 +807,8 @@ static void test_clean_standard(void)
     static const struct {
         int id;
         const char *word;
-    } rej[] = {{5, "runtime"}, {6, "zero"}, {7, "processor"}, {8, "200"},
-               {9, "submit"}, {10, "processor"}};
+    } rej[] = {{5, "unknown runtime"}, {6, "zero"}, {7, "processor"}, {8, "200"},
+               {9, "submit"}, {10, "processor"}, {15, "negative runtime"}};
     for (size_t i = 0; i < sizeof rej / sizeof rej[0]; i++) {
         const hsim_rejection_t *r = rejection_by_id(&w, rej[i].id);
         CU_ASSERT_PTR_NOT_NULL(r);
@@ -901,6 +932,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_not_a_number);
     HSIM_TEST(m, test_fractional_count);
     HSIM_TEST(m, test_out_of_range_count);
+    HSIM_TEST(m, test_out_of_range_time);
     HSIM_TEST(m, test_bad_header_integer);
     CU_pSuite c = hsim_test_suite("swf-clean");
     HSIM_TEST(c, test_clean_pyss);

@@ -77,7 +77,7 @@ static const char *clean_standard(const hsim_swf_record_t *r, int32_t machine,
     if (r->submit < 0)
         return "negative submit time";
     if (r->run < 0)
-        return "unknown runtime (field 4 is -1)";
+        return r->run == -HSIM_SECOND ? "unknown runtime (field 4 is -1)" : "negative runtime";
     if (r->run == 0)
         return "zero runtime";
     int32_t procs = r->req_procs > 0 ? r->req_procs : r->alloc_procs;

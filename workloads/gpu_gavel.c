@@ -33,6 +33,11 @@ const char *hsim_gavel_model_name(int model)
 
 enum { TP_TYPE, TP_SCALE, TP_K80, TP_P100, TP_V100, TP_COLUMNS };
 
+/* Throughputs, steps per second, kept in a range whose ratios (a GPU's
+   speed against the V100's), scaled by any job's size, stay finite. */
+#define TP_MAX 1e9
+#define TP_MIN_V100 1e-6
+
 static const hsim__column_t tp_columns[TP_COLUMNS] = {
     {"job_type", 1},         {"scale_factor", 1},     {"k80_steps_per_s", 1},
     {"p100_steps_per_s", 1}, {"v100_steps_per_s", 1},
@@ -62,16 +67,16 @@ static int tp_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
         return hsim_errf(e, HSIM_EINPUT, "%s:%lld: %s", r->path, (long long)r->line, why);
     for (int m = 0; m < HSIM_GAVEL_MODELS; m++) {
         size_t i = (size_t)st->col[TP_K80 + m];
-        if (hsim__field_double(r, i, tp_columns[TP_K80 + m].name, 0, &row.steps_per_s[m],
-                               why, sizeof why))
+        if (hsim__field_double(r, i, tp_columns[TP_K80 + m].name, 0, TP_MAX,
+                               &row.steps_per_s[m], why, sizeof why))
             return hsim_errf(e, HSIM_EINPUT, "%s:%lld: %s", r->path, (long long)r->line, why);
     }
-    if (row.steps_per_s[HSIM_GAVEL_V100] <= 0) {
+    if (row.steps_per_s[HSIM_GAVEL_V100] < TP_MIN_V100) {
         size_t i = (size_t)st->col[TP_V100];
         return hsim_errf(e, HSIM_EINPUT,
-                         "%s:%lld: field %zu (v100_steps_per_s): expected a number > 0 "
+                         "%s:%lld: field %zu (v100_steps_per_s): expected a number >= %g "
                          "(the V100 is the reference GPU), found '%.40s'",
-                         r->path, (long long)r->line, i + 1, r->f[i]);
+                         r->path, (long long)r->line, i + 1, TP_MIN_V100, r->f[i]);
     }
     row.scale = (int32_t)scale;
     hsim_throughputs_t *t = st->t;
@@ -195,9 +200,8 @@ static const char *const gv_names[GV_FIELDS] = {
     "total steps", "arrival time", "scale factor",
 };
 
-/* Longest runtime accepted, in seconds: 10^12 s is 31,700 years, far below
-   the int64 microsecond range. */
-#define GV_MAX_RUN_S 1e12
+/* Longest runtime accepted, in seconds (see common.h). */
+#define GV_MAX_RUN_S ((double)HSIM_MAX_SECONDS)
 
 typedef struct gv_state {
     const hsim_throughputs_t *t;   /* the heterogeneity matrix */

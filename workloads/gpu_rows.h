@@ -63,9 +63,9 @@ int hsim__field_int(const hsim__row_t *r, size_t i, const char *name,
    (finer digits are rounded half up). */
 int hsim__field_seconds(const hsim__row_t *r, size_t i, const char *name,
                         hsim_time_t *out, char *why, size_t size);
-/* A finite number >= min (strtod syntax; hsim never sets a locale). */
+/* A number from min to max (strtod syntax; hsim never sets a locale). */
 int hsim__field_double(const hsim__row_t *r, size_t i, const char *name,
-                       double min, double *out, char *why, size_t size);
+                       double min, double max, double *out, char *why, size_t size);
 /* A non-empty text of at most size_out - 1 bytes, copied into out. */
 int hsim__field_text(const hsim__row_t *r, size_t i, const char *name,
                      char *out, size_t size_out, char *why, size_t size);

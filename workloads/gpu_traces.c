@@ -5,8 +5,10 @@
  * Alibaba in gpu_alibaba.c.
  *
  * Line numbers: libcsv reports fields and row ends but not where they are,
- * so the file is fed to it one line at a time (split here on '\n'), and the
- * line a row starts on is the line at whose start libcsv was between rows.
+ * so the file is fed to it one line at a time (split here after each '\n'
+ * or '\r': a line ends with \n, \r\n or a bare \r, as libcsv's rows do), and
+ * the line a row starts on is the line at whose start libcsv was between
+ * rows.
  * A quoted field spanning lines therefore still names the row's first line.
  * libcsv's buffers are allocated through hsim_realloc()/hsim_free(), so
  * tests see them in the live-allocation count and can make them fail.
@@ -84,9 +86,10 @@ static void on_row_end(int c, void *data)
 /* libcsv's parser state between rows (ROW_NOT_BEGUN in libcsv.c). */
 enum { CSV_ROW_NOT_BEGUN = 0 };
 
-/* Feeds len bytes, which hold at most one '\n', at their end. */
+/* Feeds len bytes, which hold at most one '\n' or '\r', at their end.
+   *after_cr: the bytes before ended with '\r' (a "\n" now ends no line). */
 static void feed(reader_t *r, struct csv_parser *p, const char *s, size_t len,
-                 int *at_line_start)
+                 int *at_line_start, int *after_cr)
 {
     if (*at_line_start && p->pstate == CSV_ROW_NOT_BEGUN)
         r->start_line = r->line;
@@ -95,9 +98,21 @@ static void feed(reader_t *r, struct csv_parser *p, const char *s, size_t len,
         r->rc = csv_error(p) == CSV_ENOMEM ? HSIM_ENOMEM
                                            : hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: %s", r->path,
                                                        (long long)r->line, csv_strerror(csv_error(p)));
-    *at_line_start = len && s[len - 1] == '\n';
-    if (*at_line_start)
+    char last = len ? s[len - 1] : '\0';
+    int crlf_end = *after_cr && len == 1 && last == '\n';
+    *after_cr = last == '\r';
+    *at_line_start = last == '\n' || last == '\r';
+    if (*at_line_start && !crlf_end)
         r->line++;
+}
+
+/* The first '\n' or '\r' in [s, end), or NULL. */
+static const char *line_end(const char *s, const char *end)
+{
+    for (; s < end; s++)
+        if (*s == '\n' || *s == '\r')
+            return s;
+    return NULL;
 }
 
 int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
@@ -123,7 +138,7 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
     csv_set_realloc_func(&p, hsim_realloc);
     csv_set_free_func(&p, hsim_free);
     reader_t r = {.path = path, .cb = cb, .ctx = ctx, .e = e, .line = 1, .start_line = 1};
-    int at_line_start = 1;
+    int at_line_start = 1, after_cr = 0;
     while (!r.rc) {
         int got = gzread(gz, chunk, CHUNK);
         int zerr = Z_OK;
@@ -136,9 +151,9 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
         if (got == 0)
             break;
         for (const char *s = chunk, *end = chunk + got; s < end && !r.rc;) {
-            const char *nl = memchr(s, '\n', (size_t)(end - s));
+            const char *nl = line_end(s, end);
             size_t len = nl ? (size_t)(nl + 1 - s) : (size_t)(end - s);
-            feed(&r, &p, s, len, &at_line_start);
+            feed(&r, &p, s, len, &at_line_start, &after_cr);
             s += len;
         }
     }
@@ -239,8 +254,8 @@ int hsim__field_seconds(const hsim__row_t *r, size_t i, const char *name,
     int64_t whole = 0, frac = 0, scale = HSIM_SECOND;
     int digits = 0, overflow = 0, round_up = 0;
     for (; *s >= '0' && *s <= '9'; s++, digits++) {
-        if (whole > (INT64_MAX / HSIM_SECOND - 10) / 10)
-            overflow = 1;
+        if (whole > HSIM_MAX_SECONDS / 10)
+            overflow = 1; /* and stays so: more digits only add */
         else
             whole = whole * 10 + (*s - '0');
     }
@@ -260,23 +275,23 @@ int hsim__field_seconds(const hsim__row_t *r, size_t i, const char *name,
         return bad_field(r, i, name, why, size, "seconds (a decimal number)");
     if (neg && (whole || frac))
         return bad_field(r, i, name, why, size, "seconds >= 0");
-    if (overflow)
-        return bad_field(r, i, name, why, size, "seconds up to %lld",
-                         (long long)(INT64_MAX / HSIM_SECOND / 10));
+    if (overflow || whole > HSIM_MAX_SECONDS || (whole == HSIM_MAX_SECONDS && frac))
+        return bad_field(r, i, name, why, size, "seconds up to %lld (317 years)",
+                         (long long)HSIM_MAX_SECONDS);
     *out = whole * HSIM_SECOND + frac + round_up;
     return 0;
 }
 
 int hsim__field_double(const hsim__row_t *r, size_t i, const char *name,
-                       double min, double *out, char *why, size_t size)
+                       double min, double max, double *out, char *why, size_t size)
 {
     const char *s = r->f[i];
     char *end;
     double v = *s ? strtod(s, &end) : 0;
     if (!*s || *end || !isfinite(v))
         return bad_field(r, i, name, why, size, "a number");
-    if (v < min)
-        return bad_field(r, i, name, why, size, "a number >= %g", min);
+    if (v < min || v > max)
+        return bad_field(r, i, name, why, size, "a number from %g to %g", min, max);
     *out = v;
     return 0;
 }

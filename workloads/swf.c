@@ -38,12 +38,15 @@ static int parse_fixed(const char *s, int64_t *out, const char **end)
     int neg = 0;
     if (*s == '-' || *s == '+')
         neg = (*s++ == '-');
+    /* the largest whole part whose value, with any fraction, fits */
+    const int64_t max_whole = (INT64_MAX - 999999) / 1000000;
     int64_t whole = 0, frac = 0, scale = 1000000;
     int digits = 0;
     while (*s >= '0' && *s <= '9') {
-        if (whole > (INT64_MAX / 10 - 10) / 1000000)
+        int d = *s++ - '0';
+        if (whole > (max_whole - d) / 10)
             return -1; /* would overflow the fixed-point range */
-        whole = whole * 10 + (*s++ - '0');
+        whole = whole * 10 + d;
         digits++;
     }
     if (*s == '.') {
@@ -94,13 +97,14 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
     static const struct {
         const char *key;
         size_t offset;
+        int count; /* a count: not negative */
     } numeric[] = {
-        {"MaxProcs", offsetof(hsim_swf_header_t, max_procs)},
-        {"MaxNodes", offsetof(hsim_swf_header_t, max_nodes)},
-        {"MaxJobs", offsetof(hsim_swf_header_t, max_jobs)},
-        {"MaxRecords", offsetof(hsim_swf_header_t, max_records)},
-        {"UnixStartTime", offsetof(hsim_swf_header_t, unix_start_time)},
-        {"TimeZone", offsetof(hsim_swf_header_t, time_zone)},
+        {"MaxProcs", offsetof(hsim_swf_header_t, max_procs), 1},
+        {"MaxNodes", offsetof(hsim_swf_header_t, max_nodes), 1},
+        {"MaxJobs", offsetof(hsim_swf_header_t, max_jobs), 1},
+        {"MaxRecords", offsetof(hsim_swf_header_t, max_records), 1},
+        {"UnixStartTime", offsetof(hsim_swf_header_t, unix_start_time), 0},
+        {"TimeZone", offsetof(hsim_swf_header_t, time_zone), 0},
     };
     const char *s = text + 1;
     while (*s == ' ' || *s == '\t')
@@ -109,6 +113,8 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
     if (!colon)
         return 0; /* free-form comment */
     size_t klen = (size_t)(colon - s);
+    while (klen > 0 && (s[klen - 1] == ' ' || s[klen - 1] == '\t'))
+        klen--; /* "MaxProcs : 64" */
     const char *value = colon + 1;
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
         if (strlen(numeric[i].key) != klen || strncmp(s, numeric[i].key, klen))
@@ -120,10 +126,11 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
         long long v = strtoll(value, &end, 10);
         while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
             end++;
-        if (end == value || *end || errno)
+        if (end == value || *end || errno || (numeric[i].count && v < 0))
             return hsim_errf(e, HSIM_EINPUT,
-                             "%s:%lld: header '%s': expected an integer, found '%.40s'",
-                             name, (long long)lineno, numeric[i].key, value);
+                             "%s:%lld: header '%s': expected %s, found '%.40s'",
+                             name, (long long)lineno, numeric[i].key,
+                             numeric[i].count ? "a count >= 0" : "an integer", value);
         *(int64_t *)((char *)h + numeric[i].offset) = v;
         return 0;
     }
@@ -169,6 +176,14 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
                              "%s:%lld: field %d (%s): expected a number, found '%.*s'",
                              name, (long long)lineno, n + 1, field_names[n],
                              (int)(len > 40 ? 40 : len), s);
+        }
+        if (is_time_field(n) && v[n] > HSIM_MAX_SECONDS * 1000000) {
+            size_t len = strcspn(s, " \t\r");
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: field %d (%s): expected seconds up to %lld (317 years), "
+                             "found '%.*s'",
+                             name, (long long)lineno, n + 1, field_names[n],
+                             (long long)HSIM_MAX_SECONDS, (int)(len > 40 ? 40 : len), s);
         }
         if (!is_time_field(n) && !is_ignored_field(n)) {
             if (v[n] % 1000000 != 0)

@@ -47,12 +47,15 @@ static int by_submit_then_line(const void *a, const void *b)
     const hsim_job_t *x = a, *y = b;
     if (x->submit != y->submit)
         return x->submit < y->submit ? -1 : 1;
-    return (x->line > y->line) - (x->line < y->line);
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
 }
 
 void hsim_workload_sort(hsim_workload_t *w)
 {
-    /* line numbers are unique, so qsort's instability cannot show */
+    /* (line, id) is unique (a reader's row number is its id when one line
+       can hold several rows), so qsort's instability cannot show */
     if (w->n_jobs > 1)
         qsort(w->jobs, w->n_jobs, sizeof *w->jobs, by_submit_then_line);
 }
