@@ -295,8 +295,10 @@ static int parse_size_mb(const char *v, int64_t *out)
     }
     if (*end || x * scale > 1e15) /* a petabyte of MiB: past any node */
         return -1;
+    if (x > 0 && x * scale < 1)
+        return -1; /* it would round to 0 MiB, which means "none" */
     *out = (int64_t)(x * scale + 0.5);
-    return x > 0 && *out == 0 ? -1 : 0; /* under half a MiB would mean "none" */
+    return 0;
 }
 
 static int parse_bool(const char *v, int *out)
