@@ -736,6 +736,10 @@ static void test_swf_round_trip(void)
     j.think = 7 * S;
     j.mem_mb = 1000;
     hsim_workload_add(&w, &j);
+    j.id = j.line = 3; /* a think time with no preceding job comes back too */
+    j.after = -1;
+    j.think = 4 * S;
+    hsim_workload_add(&w, &j);
     char *path = path_in(dir, "hand.swf");
     round_trip(&w, path);
     unlink(path);
