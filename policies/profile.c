@@ -29,13 +29,15 @@ static int32_t value(const hsim_profile_t *p, size_t k, int32_t i)
     return p->c[k]->free[i] + p->c[k]->lazy;
 }
 
-static void chunk_max(hsim_pchunk_t *c)
+static void chunk_bounds(hsim_pchunk_t *c)
 {
-    int32_t m = c->free[0];
-    for (int32_t i = 1; i < c->n; i++)
-        if (c->free[i] > m)
-            m = c->free[i];
-    c->max = m;
+    int32_t lo = c->free[0], hi = c->free[0];
+    for (int32_t i = 1; i < c->n; i++) {
+        lo = c->free[i] < lo ? c->free[i] : lo;
+        hi = c->free[i] > hi ? c->free[i] : hi;
+    }
+    c->min = lo;
+    c->max = hi;
 }
 
 int hsim_profile_init(hsim_profile_t *p, int32_t capacity, hsim_time_t origin)
@@ -57,7 +59,7 @@ int hsim_profile_init(hsim_profile_t *p, int32_t capacity, hsim_time_t origin)
     c->n = 1;
     c->lazy = 0;
     c->t[0] = origin;
-    c->free[0] = c->max = capacity;
+    c->free[0] = c->max = c->min = capacity;
     p->c[0] = c;
     p->first[0] = origin;
     p->nc = 1;
@@ -201,8 +203,8 @@ static int split_chunk(hsim_profile_t *p, size_t k)
     memcpy(d->t, c->t + h, (size_t)d->n * sizeof *d->t);
     memcpy(d->free, c->free + h, (size_t)d->n * sizeof *d->free);
     c->n = h;
-    chunk_max(c);
-    chunk_max(d);
+    chunk_bounds(c);
+    chunk_bounds(d);
     memmove(&p->c[k + 2], &p->c[k + 1], (p->nc - k - 1) * sizeof *p->c);
     memmove(&p->first[k + 2], &p->first[k + 1], (p->nc - k - 1) * sizeof *p->first);
     p->c[k + 1] = d;
@@ -248,7 +250,7 @@ static void merge_at(hsim_profile_t *p, pos_t q)
         return;
     memmove(&c->t[q.i], &c->t[q.i + 1], (size_t)(c->n - q.i - 1) * sizeof *c->t);
     memmove(&c->free[q.i], &c->free[q.i + 1], (size_t)(c->n - q.i - 1) * sizeof *c->free);
-    c->n--; /* the equal step before it stays: max is unchanged */
+    c->n--; /* the equal step before it stays: max and min are unchanged */
 }
 
 /* Adds delta to steps [from, to) of chunk c, keeps its max and checks the
@@ -269,8 +271,11 @@ static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
     if (delta > 0) {
         if (hi > c->max)
             c->max = hi;
-    } else if (hi - delta >= c->max) {
-        chunk_max(c); /* the largest step may have been among them */
+    } else {
+        if (lo < c->min)
+            c->min = lo;
+        if (hi - delta >= c->max)
+            chunk_bounds(c); /* the largest step may have been among them */
     }
 }
 
@@ -351,7 +356,7 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
     size_t k = q.k;
     int32_t i = q.i;
     for (; k < p->nc; k++, i = 0) {
-        const hsim_pchunk_t *c = p->c[k];
+        hsim_pchunk_t *c = p->c[k];
         hsim_time_t chunk_end = k + 1 < p->nc ? p->first[k + 1] : HSIM_TIME_MAX;
         if (c->max + c->lazy < procs) { /* too full all through */
             cand = chunk_end;
@@ -359,8 +364,15 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
                 return cand;
             continue;
         }
+        if (i == 0 && c->min + c->lazy >= procs) { /* free enough all through */
+            if (chunk_end == HSIM_TIME_MAX || cand + dur <= chunk_end)
+                return cand;
+            continue;
+        }
+        int32_t least = i == 0 ? INT32_MAX : INT32_MIN; /* a whole walk: its min */
         for (; i < c->n; i++) {
             hsim_time_t end = i + 1 < c->n ? c->t[i + 1] : chunk_end;
+            least = c->free[i] < least ? c->free[i] : least;
             if (c->free[i] + c->lazy < procs) {
                 cand = end;
                 if (cand > limit)
@@ -369,6 +381,8 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
                 return cand;
             }
         }
+        if (least != INT32_MIN)
+            c->min = least;
     }
     return cand; /* not reached: the last step has every processor free */
 }
@@ -422,7 +436,7 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         memmove(c->t, c->t + q.i, (size_t)(c->n - q.i) * sizeof *c->t);
         memmove(c->free, c->free + q.i, (size_t)(c->n - q.i) * sizeof *c->free);
         c->n -= q.i;
-        chunk_max(c);
+        chunk_bounds(c);
         p->first[0] = c->t[0];
     }
     p->finger = p->back_finger = (hsim_ppos_t){p->base, 0};

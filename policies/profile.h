@@ -25,6 +25,9 @@ typedef struct hsim_pchunk {
     int32_t n;                          /* steps used, 1..HSIM_PROFILE_CHUNK */
     int32_t lazy;                       /* added to every free[] below */
     int32_t max;                        /* largest free[i], without lazy */
+    int32_t min;                        /* no free[i] is below it (a bound,
+                                           made exact when a search walks
+                                           the whole chunk) */
     hsim_time_t t[HSIM_PROFILE_CHUNK];  /* step starts, ascending */
     int32_t free[HSIM_PROFILE_CHUNK];   /* free processors - lazy */
 } hsim_pchunk_t;
