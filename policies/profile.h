@@ -5,11 +5,12 @@
  *
  * The steps are kept in time order in chunks of at most HSIM_PROFILE_CHUNK
  * (a two-level array, like a B+tree of height two).  Each chunk carries a
- * pending addition for all its steps (lazy) and the largest free count in
- * it, so adding processors over a stretch of time costs O(chunk + chunks)
- * instead of a walk over every step, inserting a breakpoint is a memmove
- * inside one chunk, and a search for free processors skips whole chunks
- * that are too full.  On RICC-2010 under conservative backfilling the
+ * pending addition for all its steps (lazy), the largest free count in it
+ * and a bound on the smallest, so adding processors over a stretch of time
+ * costs O(chunk + chunks) instead of a walk over every step, inserting a
+ * breakpoint is a memmove inside one chunk, and a search for free
+ * processors steps over whole chunks that are too full, or free enough,
+ * all through.  On RICC-2010 under conservative backfilling the
  * profile holds tens of thousands of breakpoints.  The last step extends to
  * infinity and always has every processor free.  Adjacent equal steps are
  * merged within a chunk.
