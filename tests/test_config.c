@@ -358,6 +358,25 @@ static void test_indented_line(void)
     CU_ASSERT_EQUAL(parse(VALID_HEAD "  ; a comment\n   \n\t# another\n", "x.ini", &e), 0);
 }
 
+/* Writes text to a temporary file and loads it as hsim_config_load()
+   does. */
+static int load_as_file(const char *text, hsim_err_t *e)
+{
+    char *dir = hsim_test_tmpdir("config-file");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char path[600];
+    snprintf(path, sizeof path, "%s/x.ini", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+    int rc = hsim_config_load(path, &cfg, e);
+    remove(path);
+    remove(dir);
+    free(dir);
+    return rc;
+}
+
 /* The longest line is the same from a file and from a string: 198
    characters. */
 static void test_long_line(void)
@@ -375,18 +394,7 @@ static void test_long_line(void)
         } else {
             expect_error_at(text, 6, "line longer than 198 characters", NULL, NULL);
         }
-        char *dir = hsim_test_tmpdir("config-long");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
-        char path[600];
-        snprintf(path, sizeof path, "%s/long.ini", dir);
-        FILE *f = fopen(path, "w");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        fputs(text, f);
-        fclose(f);
-        CU_ASSERT_EQUAL(hsim_config_load(path, &cfg, &e), len == 198 ? 0 : HSIM_EINPUT);
-        remove(path);
-        remove(dir);
-        free(dir);
+        CU_ASSERT_EQUAL(load_as_file(text, &e), len == 198 ? 0 : HSIM_EINPUT);
     }
 }
 

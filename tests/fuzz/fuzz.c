@@ -54,3 +54,19 @@ void fuzz_check_no_leak(long live_before)
     FUZZ_CHECK(live == live_before, "hsim's live allocations went from %ld to %ld",
                live_before, live);
 }
+
+int fuzz_replay(const hsim_workload_t *w, const hsim_run_config_t *cfg, const char *label,
+                hsim_outcome_t *out, hsim_err_t *e)
+{
+    hsim_run_stats_t st;
+    memset(&st, 0, sizeof st);
+    int rc = hsim_engine_run(w, cfg, out, &st, e);
+    hsim_free(st.node_busy);
+    hsim_free(st.node_jobs);
+    for (size_t i = 0; i < w->n_jobs && rc == 0; i++)
+        FUZZ_CHECK(out[i].start >= w->jobs[i].submit && out[i].end > out[i].start,
+                   "%s: job %lld submitted %lld, started %lld, ended %lld", label,
+                   (long long)w->jobs[i].id, (long long)w->jobs[i].submit,
+                   (long long)out[i].start, (long long)out[i].end);
+    return rc;
+}

@@ -12,6 +12,8 @@
 #ifndef HSIM_FUZZ_H
 #define HSIM_FUZZ_H
 
+#include "sim/engine.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +39,12 @@ void fuzz_write_file(const char *path, const uint8_t *data, size_t size);
 
 /* Aborts unless hsim's live allocations are back to live_before. */
 void fuzz_check_no_leak(long live_before);
+
+/* Replays w under cfg into out (a slot per job) and returns the engine's
+   result, its message in *e; when that is 0, aborts unless every job
+   started at or after its submission and ended after its start.  label
+   names the run in messages. */
+int fuzz_replay(const hsim_workload_t *w, const hsim_run_config_t *cfg, const char *label,
+                hsim_outcome_t *out, hsim_err_t *e);
 
 #endif
