@@ -192,6 +192,17 @@ static void test_fractional_times(void)
     CU_ASSERT_EQUAL(t.records[0].run, -500000);
     CU_ASSERT_EQUAL(t.records[0].req_time, 3 * S);
     hsim_swf_trace_free(&t);
+
+    /* past the microsecond a time is rounded to it (half away from 0) */
+    rc = hsim_swf_parse_string("8 0.0000005 0 100.00000049 1 -1 -1 1 1.00000006 -1 1 1 1 1 1 "
+                               "1 -1 -2.0000015",
+                               "frac.swf", 0, &t, &e);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(t.records[0].submit, 1);
+    CU_ASSERT_EQUAL(t.records[0].run, 100 * S);
+    CU_ASSERT_EQUAL(t.records[0].req_time, S);
+    CU_ASSERT_EQUAL(t.records[0].think, -2 * S - 2);
+    hsim_swf_trace_free(&t);
 }
 
 static void test_max_jobs(void)
@@ -262,6 +273,9 @@ static void test_fractional_count(void)
                  "field 8", "2.25");
     expect_error("1.5 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
                  "field 1", NULL);
+    /* a count may not hide a fraction past the sixth decimal */
+    expect_error("1 0 0 10 4.0000001 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 5", "expected an integer");
     expect_error("1 0 0 10 4 -1 -1 2 10 -1 1 1.1 1 1 1 1 -1 -1\n", "in.swf:1:",
                  "field 12", NULL);
     /* "4.0" is an integer written with a fraction: accepted */

@@ -30,10 +30,12 @@ static int is_ignored_field(int f) { return f == 5 || f == 6 || f == 9; }
 
 /*
  * Parses a decimal number at s (no leading blanks), up to a blank or the end,
- * as a fixed-point value scaled by 10^6.  Returns 0 and sets *out and *end,
- * or -1 for anything that is not [-+]digits[.digits].
+ * as a fixed-point value scaled by 10^6, rounded half away from zero.
+ * Returns 0 and sets *out, *end and *inexact (whether digits past the sixth
+ * decimal were not all 0), or -1 for anything that is not
+ * [-+]digits[.digits].
  */
-static int parse_fixed(const char *s, int64_t *out, const char **end)
+static int parse_fixed(const char *s, int64_t *out, const char **end, int *inexact)
 {
     int neg = 0;
     if (*s == '-' || *s == '+')
@@ -41,7 +43,7 @@ static int parse_fixed(const char *s, int64_t *out, const char **end)
     /* the largest whole part whose value, with any fraction, fits */
     const int64_t max_whole = (INT64_MAX - 999999) / 1000000;
     int64_t whole = 0, frac = 0, scale = 1000000;
-    int digits = 0;
+    int digits = 0, round_up = 0, dropped = 0, past = 0; /* past: digits past 6 */
     while (*s >= '0' && *s <= '9') {
         int d = *s++ - '0';
         if (whole > (max_whole - d) / 10)
@@ -51,20 +53,23 @@ static int parse_fixed(const char *s, int64_t *out, const char **end)
     }
     if (*s == '.') {
         s++;
-        while (*s >= '0' && *s <= '9') {
+        for (; *s >= '0' && *s <= '9'; s++, digits++) {
             if (scale > 1) {
                 scale /= 10;
                 frac += (*s - '0') * scale;
+            } else {
+                if (!past++)
+                    round_up = *s >= '5'; /* the first digit dropped */
+                dropped |= *s != '0';
             }
-            s++;
-            digits++;
         }
     }
     if (!digits || (*s && *s != ' ' && *s != '\t' && *s != '\r'))
         return -1;
-    int64_t v = whole * 1000000 + frac;
+    int64_t v = whole * 1000000 + frac + round_up; /* max_whole leaves room */
     *out = neg ? -v : v;
     *end = s;
+    *inexact = dropped;
     return 0;
 }
 
@@ -170,7 +175,8 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
                              "%s:%lld: expected %d fields, found %d",
                              name, (long long)lineno, HSIM_SWF_FIELDS, n + 1);
         }
-        if (parse_fixed(s, &v[n], &end)) {
+        int inexact;
+        if (parse_fixed(s, &v[n], &end, &inexact)) {
             size_t len = strcspn(s, " \t\r");
             return hsim_errf(e, HSIM_EINPUT,
                              "%s:%lld: field %d (%s): expected a number, found '%.*s'",
@@ -186,7 +192,7 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
                              (long long)HSIM_MAX_SECONDS, (int)(len > 40 ? 40 : len), s);
         }
         if (!is_time_field(n) && !is_ignored_field(n)) {
-            if (v[n] % 1000000 != 0)
+            if (inexact || v[n] % 1000000 != 0)
                 return hsim_errf(e, HSIM_EINPUT,
                                  "%s:%lld: field %d (%s): expected an integer, found '%.*s'",
                                  name, (long long)lineno, n + 1, field_names[n],
