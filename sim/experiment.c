@@ -79,10 +79,7 @@ static void write_classes(const experiment_t *x, const char *policy)
             n++;
         }
         fprintf(x->classes, "%s,", policy);
-        if (strpbrk(w->classes[k], ",\""))
-            fprintf(x->classes, "\"%s\"", w->classes[k]); /* names hold no quotes in practice */
-        else
-            fputs(w->classes[k], x->classes);
+        hsim_report_csv_field(x->classes, w->classes[k]);
         fprintf(x->classes, ",%zu,%.3f,%.3f\n", n, n ? jct / (double)n : 0.0,
                 n ? wait / (double)n : 0.0);
     }

@@ -125,10 +125,9 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
     return rc;
 }
 
-/* A CSV field: quoted when it holds a comma or a quote. */
-static void csv_field(FILE *f, const char *s)
+void hsim_report_csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
+    if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
         return;
     }
@@ -150,7 +149,7 @@ int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t 
     for (size_t i = 0; i < w->n_rejected; i++) {
         const hsim_rejection_t *r = &w->rejected[i];
         fprintf(f, "%" PRId64 ",%" PRId64 ",", r->id, r->line);
-        csv_field(f, r->reason);
+        hsim_report_csv_field(f, r->reason);
         fputc('\n', f);
     }
     return close_out(f, path, e);

@@ -16,6 +16,9 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, hsim_err_t *e);
 /* rejected.csv: job_id,line,reason */
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e);
+/* Writes s as one CSV field: quoted, its quotes doubled, when it holds a
+   comma, a quote or a line break (RFC 4180). */
+void hsim_report_csv_field(FILE *f, const char *s);
 /* summary.csv: the header, then one row per call of hsim_report_summary_row;
    neither ends the line, so that a caller can append columns. */
 int hsim_report_summary_header(FILE *f);

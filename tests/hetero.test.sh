@@ -344,4 +344,26 @@ check "alibaba: nodes.csv has the 1523 nodes" test "$(rows out/alibaba/ff/nodes.
 n_pods=$(($(zcat "$shared/traces/gpu/alibaba-2023/openb_pod_list_default.csv.gz" | grep -c .) - 1))
 check "alibaba: every pod is in jobs.csv or rejected.csv" every_job_accounted out/alibaba "$n_pods" ff bf
 
+# ---- a class name that needs quoting in CSV ----
+printf 'job_type,scale_factor,k80_steps_per_s,p100_steps_per_s,v100_steps_per_s\n"Net ""q"", b",1,1,2,4\n' >tp.csv
+printf 'Net "q", b\tcmd\tsteps\t0\t400\t0\t1\nNet "q", b\tcmd\tsteps\t0\t800\t5\t1\n' >q.trace
+cat >quoted.ini <<'EOF'
+[experiment]
+output = out
+[workload]
+format = gavel
+path = q.trace
+throughputs = tp.csv
+[nodes v100]
+cores = 4
+gpus = 2
+gpu_model = v100
+[policy p]
+placement = first-fit
+EOF
+run quoted.ini
+check "quoted class: exits 0" test $rc -eq 0
+check "quoted class: classes.csv quotes the name and doubles its quotes" \
+  grep -qxF 'p,"Net ""q"", b@1",2,150.000,0.000' out/quoted/classes.csv
+
 test_finish
