@@ -76,7 +76,7 @@ typedef struct cons {
     given_t *given;           /* ...those that start earlier than every later
                                  one (suffix minima), in order */
     size_t n_kept, cap_kept;
-    hsim_time_t vacated_lo;   /* the slots vacated by moves in the last */
+    hsim_time_t vacated_lo;   /* processors given back by moves in the last */
     hsim_time_t vacated_hi;   /* compression pass lie in [lo, hi); lo > hi
                                  when none */
     size_t n_live;
@@ -384,8 +384,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         return rc;
     /* (b) holds for a job after it is placed or looked at; it can only
        become true where processors were given back just before its start:
-       in this termination's tail, or in a slot vacated by a move of the
-       last pass or of this one.  lo/hi bound those slots. */
+       in this termination's tail, or where a move of the last pass or of
+       this one gave some back.  lo/hi bound those stretches. */
     hsim_time_t tail_end = booked_end > now ? booked_end : now;
     hsim_time_t lo = s->vacated_lo, hi = s->vacated_hi;
     s->vacated_lo = HSIM_TIME_MAX;
@@ -441,13 +441,15 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         }
         failed = 0;
         HSIM_ASSERT(t < at);
-        /* the vacated slot [at, at + estimate) */
-        if (at < lo)
-            lo = at;
+        /* processors come back over [back, at + estimate): the old slot
+           less what the new one still holds */
+        hsim_time_t back = t + dur > at ? t + dur : at;
+        if (back < lo)
+            lo = back;
         if (at + dur > hi)
             hi = at + dur;
-        if (at < s->vacated_lo)
-            s->vacated_lo = at;
+        if (back < s->vacated_lo)
+            s->vacated_lo = back;
         if (at + dur > s->vacated_hi)
             s->vacated_hi = at + dur;
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
