@@ -253,8 +253,8 @@ static void merge_at(hsim_profile_t *p, pos_t q)
     c->n--; /* the equal step before it stays: max and min are unchanged */
 }
 
-/* Adds delta to steps [from, to) of chunk c, keeps its max and checks the
-   bounds.  The loops have no exits, so the compiler can vectorise them. */
+/* Adds delta to steps [from, to) of chunk c, keeps its max and its lower
+   bound (more processors leave a bound true) and checks the bounds.  The loops have no exits, so the compiler can vectorise them. */
 static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
                       int32_t capacity)
 {
