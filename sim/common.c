@@ -115,6 +115,46 @@ char *hsim_format_time(char *buf, size_t size, hsim_time_t t)
     return buf;
 }
 
+int hsim_parse_fixed6(const char *s, int64_t *out, const char **end, int *inexact)
+{
+    int neg = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    /* the largest whole part whose value, with any fraction, fits */
+    const int64_t max_whole = (INT64_MAX - 999999) / 1000000;
+    int64_t whole = 0, frac = 0, scale = 1000000;
+    int digits = 0, overflow = 0, round_up = 0, dropped = 0, past = 0;
+    for (; *s >= '0' && *s <= '9'; s++, digits++) {
+        int d = *s - '0';
+        if (whole > (max_whole - d) / 10)
+            overflow = 1; /* and stays so: more digits only add */
+        else
+            whole = whole * 10 + d;
+    }
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
+            if (scale > 1) {
+                scale /= 10;
+                frac += (*s - '0') * scale;
+            } else {
+                if (!past++)
+                    round_up = *s >= '5'; /* the first digit dropped */
+                dropped |= *s != '0';
+            }
+        }
+    *end = s;
+    *inexact = dropped;
+    if (!digits)
+        return -1;
+    if (overflow) {
+        *out = neg ? INT64_MIN : INT64_MAX;
+        return -2;
+    }
+    int64_t v = whole * 1000000 + frac + round_up; /* max_whole leaves room */
+    *out = neg ? -v : v;
+    return 0;
+}
+
 void hsim_fprint_time(FILE *f, hsim_time_t t)
 {
     char buf[32];

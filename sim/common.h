@@ -70,6 +70,15 @@ static inline hsim_time_t hsim_seconds(int64_t s) { return s * HSIM_SECOND; }
 void hsim_fprint_time(FILE *f, hsim_time_t t);
 /* Same into buf (at least 32 bytes); returns buf. */
 char *hsim_format_time(char *buf, size_t size, hsim_time_t t);
+/*
+ * Reads [-+]digits[.digits] at s as a value scaled by 10^6 (seconds as an
+ * hsim_time_t), rounded half away from zero at the sixth decimal.  *end
+ * gets the first character after the number, *inexact whether digits past
+ * the sixth decimal were not all 0.  Returns 0; -1 when there is no digit;
+ * -2 when the value does not fit in int64 (*out then saturates, and *end
+ * is still right).
+ */
+int hsim_parse_fixed6(const char *s, int64_t *out, const char **end, int *inexact);
 
 /*
  * Error messages travel in an hsim_err_t owned by the caller, so that the

@@ -611,6 +611,9 @@ static void test_elasticflow_bad_rows(void)
                ":2: field 4 (num_gpu): expected an integer >= 1, found '0'", NULL);
     expect_bad(ELASTICFLOW, EF_HEADER "a,-5,2,1\n",
                ":2: field 2 (submission_time): expected seconds >= 0, found '-5'", NULL);
+    /* rounded to the microsecond, still negative (it once came out +1 us) */
+    expect_bad(ELASTICFLOW, EF_HEADER "a,-0.0000005,2,1\n",
+               ":2: field 2 (submission_time): expected seconds >= 0", NULL);
     expect_bad(ELASTICFLOW, EF_HEADER "a,5,2\n", ":2: expected 4 fields, found 3", NULL);
     expect_bad(ELASTICFLOW, EF_HEADER "a,5,2,1,\n", ":2: expected 4 fields, found 5", NULL);
     expect_bad(ELASTICFLOW, EF_HEADER "a,5,two,1\n",

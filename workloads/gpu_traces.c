@@ -247,38 +247,18 @@ int hsim__field_int(const hsim__row_t *r, size_t i, const char *name,
 int hsim__field_seconds(const hsim__row_t *r, size_t i, const char *name,
                         hsim_time_t *out, char *why, size_t size)
 {
-    const char *s = r->f[i];
-    int neg = (*s == '-');
-    if (*s == '-' || *s == '+')
-        s++;
-    int64_t whole = 0, frac = 0, scale = HSIM_SECOND;
-    int digits = 0, overflow = 0, round_up = 0;
-    for (; *s >= '0' && *s <= '9'; s++, digits++) {
-        if (whole > HSIM_MAX_SECONDS / 10)
-            overflow = 1; /* and stays so: more digits only add */
-        else
-            whole = whole * 10 + (*s - '0');
-    }
-    if (*s == '.') {
-        int first_dropped = 1;
-        for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
-            if (scale > 1) {
-                scale /= 10;
-                frac += (*s - '0') * scale;
-            } else if (first_dropped) {
-                round_up = (*s >= '5');
-                first_dropped = 0;
-            }
-        }
-    }
-    if (!digits || *s)
+    int64_t v;
+    const char *end;
+    int inexact;
+    int rc = hsim_parse_fixed6(r->f[i], &v, &end, &inexact);
+    if (rc == -1 || *end)
         return bad_field(r, i, name, why, size, "seconds (a decimal number)");
-    if (neg && (whole || frac))
+    if (v < 0)
         return bad_field(r, i, name, why, size, "seconds >= 0");
-    if (overflow || whole > HSIM_MAX_SECONDS || (whole == HSIM_MAX_SECONDS && frac))
+    if (rc == -2 || v > HSIM_MAX_SECONDS * HSIM_SECOND)
         return bad_field(r, i, name, why, size, "seconds up to %lld (317 years)",
                          (long long)HSIM_MAX_SECONDS);
-    *out = whole * HSIM_SECOND + frac + round_up;
+    *out = v;
     return 0;
 }
 

@@ -28,49 +28,13 @@ static int is_time_field(int f) { return f == 1 || f == 2 || f == 3 || f == 8 ||
 /* Fields whose value may have a fraction but that hsim does not use. */
 static int is_ignored_field(int f) { return f == 5 || f == 6 || f == 9; }
 
-/*
- * Parses a decimal number at s (no leading blanks), up to a blank or the end,
- * as a fixed-point value scaled by 10^6, rounded half away from zero.
- * Returns 0 and sets *out, *end and *inexact (whether digits past the sixth
- * decimal were not all 0), or -1 for anything that is not
- * [-+]digits[.digits].
- */
+/* A number at s (no leading blanks) that ends at a blank or at the end of
+   the line, as hsim_parse_fixed6() reads it; -1 for anything else. */
 static int parse_fixed(const char *s, int64_t *out, const char **end, int *inexact)
 {
-    int neg = 0;
-    if (*s == '-' || *s == '+')
-        neg = (*s++ == '-');
-    /* the largest whole part whose value, with any fraction, fits */
-    const int64_t max_whole = (INT64_MAX - 999999) / 1000000;
-    int64_t whole = 0, frac = 0, scale = 1000000;
-    int digits = 0, round_up = 0, dropped = 0, past = 0; /* past: digits past 6 */
-    while (*s >= '0' && *s <= '9') {
-        int d = *s++ - '0';
-        if (whole > (max_whole - d) / 10)
-            return -1; /* would overflow the fixed-point range */
-        whole = whole * 10 + d;
-        digits++;
-    }
-    if (*s == '.') {
-        s++;
-        for (; *s >= '0' && *s <= '9'; s++, digits++) {
-            if (scale > 1) {
-                scale /= 10;
-                frac += (*s - '0') * scale;
-            } else {
-                if (!past++)
-                    round_up = *s >= '5'; /* the first digit dropped */
-                dropped |= *s != '0';
-            }
-        }
-    }
-    if (!digits || (*s && *s != ' ' && *s != '\t' && *s != '\r'))
-        return -1;
-    int64_t v = whole * 1000000 + frac + round_up; /* max_whole leaves room */
-    *out = neg ? -v : v;
-    *end = s;
-    *inexact = dropped;
-    return 0;
+    int rc = hsim_parse_fixed6(s, out, end, inexact);
+    const char *e = *end;
+    return rc || (*e && *e != ' ' && *e != '\t' && *e != '\r') ? -1 : 0;
 }
 
 static int add_record(hsim_swf_trace_t *t, const hsim_swf_record_t *r)
