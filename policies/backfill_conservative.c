@@ -220,6 +220,13 @@ static hsim_time_t taken_end(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
     return t + dur > at ? at : t + dur;
 }
 
+/* ...and gives back [this, at + dur) of its old slot: from t + dur when the
+   two overlap. */
+static hsim_time_t given_from(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
+{
+    return t + dur > at ? t + dur : at;
+}
+
 /* Moves a reservation of procs processors for dur from at to t < at.  When
    the two overlap only their differences change: [t, at) loses the
    processors and [t + dur, at + dur) gets them back.  near: the step of t
@@ -230,7 +237,7 @@ static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
 {
     int overlap = t + dur > at;
     hsim_time_t taken = taken_end(at, t, dur);   /* taken over [t, taken) */
-    hsim_time_t back = overlap ? t + dur : at;   /* back over [back, at + dur) */
+    hsim_time_t back = given_from(at, t, dur);   /* back over [back, at + dur) */
     shapes_taken(s, t, taken);
     int rc = shapes_given(s, back);
     hsim_ppos_t took[2], gave[2];
@@ -357,6 +364,15 @@ typedef struct batch {
     hsim_ppos_t near;        /* the step of t, or a guess */
 } batch_t;
 
+/* Widens [*lo, *hi) to hold [from, to). */
+static void widen(hsim_time_t *lo, hsim_time_t *hi, hsim_time_t from, hsim_time_t to)
+{
+    if (from < *lo)
+        *lo = from;
+    if (to > *hi)
+        *hi = to;
+}
+
 /* Makes the batch's moves in the profile. */
 static int flush(cons_t *s, hsim_time_t now, batch_t *b)
 {
@@ -441,17 +457,10 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         }
         failed = 0;
         HSIM_ASSERT(t < at);
-        /* processors come back over [back, at + estimate): the old slot
-           less what the new one still holds */
-        hsim_time_t back = t + dur > at ? t + dur : at;
-        if (back < lo)
-            lo = back;
-        if (at + dur > hi)
-            hi = at + dur;
-        if (back < s->vacated_lo)
-            s->vacated_lo = back;
-        if (at + dur > s->vacated_hi)
-            s->vacated_hi = at + dur;
+        /* processors come back over [back, at + estimate) */
+        hsim_time_t back = given_from(at, t, dur);
+        widen(&lo, &hi, back, at + dur);
+        widen(&s->vacated_lo, &s->vacated_hi, back, at + dur);
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
                       .room = -1, .near = near};
         s->at[w] = t;

@@ -255,7 +255,8 @@ static void merge_at(hsim_profile_t *p, pos_t q)
 
 /* Adds delta to steps [from, to) of chunk c, keeps its max and its lower
    bound (more processors leave a bound true) and checks that the counts
-   stay within 0..capacity.  The loops have no exits, so the compiler can vectorise them. */
+   stay within 0..capacity.  The loops have no exits, so the compiler can
+   vectorise them. */
 static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
                       int32_t capacity)
 {
