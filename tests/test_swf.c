@@ -599,6 +599,20 @@ static void check_sorted(const hsim_workload_t *w)
     }
 }
 
+/* Cleans t with preset for a machine of 100 processors into w, expecting
+   jobs run and rejected jobs, every record accounted for, jobs sorted. */
+static void clean_100(const hsim_swf_trace_t *t, hsim_clean_preset_t preset, hsim_workload_t *w,
+                      size_t jobs, size_t rejected)
+{
+    hsim_workload_init(w);
+    CU_ASSERT_EQUAL_FATAL(hsim_swf_clean(t, preset, 100, w), 0);
+    CU_ASSERT_EQUAL(w->n_jobs, jobs);
+    CU_ASSERT_EQUAL(w->n_rejected, rejected);
+    CU_ASSERT_EQUAL(w->n_jobs + w->n_rejected, t->n_records);
+    CU_ASSERT_EQUAL(w->n_input, t->n_records);
+    check_sorted(w);
+}
+
 /*
  * Records for the pyss preset, machine of 100 processors.  Comments give
  * what DESIGN.md's rule makes of each.
@@ -632,13 +646,7 @@ static void test_clean_pyss(void)
         "12 1 0 9 100 -1 -1 -1 9 -1 1 1 1 1 1 1 -1 -1\n";
     hsim_swf_trace_t t = parse_ok(text);
     hsim_workload_t w;
-    hsim_workload_init(&w);
-    CU_ASSERT_EQUAL_FATAL(hsim_swf_clean(&t, HSIM_CLEAN_PYSS, 100, &w), 0);
-    CU_ASSERT_EQUAL(w.n_rejected, 0);
-    CU_ASSERT_EQUAL(w.n_jobs, 12);
-    CU_ASSERT_EQUAL(w.n_jobs + w.n_rejected, t.n_records);
-    CU_ASSERT_EQUAL(w.n_input, t.n_records);
-    check_sorted(&w);
+    clean_100(&t, HSIM_CLEAN_PYSS, &w, 12, 0);
 
     const hsim_job_t *j;
     j = job_by_id(&w, 1);
@@ -767,13 +775,7 @@ static void test_clean_standard(void)
         "15 0 0 -3 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n";
     hsim_swf_trace_t t = parse_ok(text);
     hsim_workload_t w;
-    hsim_workload_init(&w);
-    CU_ASSERT_EQUAL_FATAL(hsim_swf_clean(&t, HSIM_CLEAN_STANDARD, 100, &w), 0);
-    CU_ASSERT_EQUAL(w.n_jobs, 8);
-    CU_ASSERT_EQUAL(w.n_rejected, 7);
-    CU_ASSERT_EQUAL(w.n_jobs + w.n_rejected, t.n_records);
-    CU_ASSERT_EQUAL(w.n_input, t.n_records);
-    check_sorted(&w);
+    clean_100(&t, HSIM_CLEAN_STANDARD, &w, 8, 7);
 
     const hsim_job_t *j;
     j = job_by_id(&w, 1);
