@@ -213,12 +213,11 @@ static int split_chunk(hsim_profile_t *p, size_t k)
     return 0;
 }
 
-/* Makes a breakpoint at t (t >= the first one), looking from *hint (which
-   it updates); *at gets its position.  Returns 2 when a chunk was split
-   (other positions changed), else 0; or HSIM_ENOMEM (negative). */
-static int split_at(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint, pos_t *at)
+/* Makes a breakpoint at t (t >= the first one) in step q, the step holding
+   t; *at gets its position.  Returns 2 when a chunk was split (other
+   positions changed), else 0; or HSIM_ENOMEM (negative). */
+static int split_in(hsim_profile_t *p, pos_t q, hsim_time_t t, pos_t *at)
 {
-    pos_t q = locate_from(p, t, hint);
     hsim_pchunk_t *c = p->c[q.k];
     *at = q;
     if (c->t[q.i] == t)
@@ -240,6 +239,12 @@ static int split_at(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint, pos_t *
     c->n++;
     *at = (pos_t){q.k, j};
     return split;
+}
+
+/* The same, looking for t from *hint (which it updates). */
+static int split_at(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint, pos_t *at)
+{
+    return split_in(p, locate_from(p, t, hint), t, at);
 }
 
 /* Removes step q when it equals the step before it in its chunk. */
@@ -286,6 +291,39 @@ int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_
     return hsim_profile_add_near(p, from, to, delta, HSIM_PPOS_NONE, NULL);
 }
 
+/*
+ * An addition over [from, to) inside step q that makes that stretch equal
+ * to the step before it (from is q's start) or after it (to is q's end),
+ * in the same chunk, only slides the breakpoint between them: q now starts
+ * at to, or the next step at from.  No step is inserted or removed and
+ * the chunk's counts stay the same set, so its bounds hold.  This is how a
+ * chain of reservations moves up in conservative backfilling, each into
+ * the slot its predecessor left.  Returns 1 when done so, with *a and *b
+ * the steps holding from and to.
+ */
+static int slide(hsim_profile_t *p, pos_t q, hsim_time_t from, hsim_time_t to, int32_t delta,
+                 pos_t *a, pos_t *b)
+{
+    hsim_pchunk_t *c = p->c[q.k];
+    int32_t i = q.i;
+    if (i + 1 >= c->n || to > c->t[i + 1] || c->t[i] > from)
+        return 0; /* not inside one step with a successor in the chunk */
+    int32_t v = c->free[i] + delta;
+    if (c->t[i] == from && i > 0 && to < c->t[i + 1] && c->free[i - 1] == v) {
+        c->t[i] = to;
+        *a = (pos_t){q.k, i - 1};
+        *b = (pos_t){q.k, i};
+        return 1;
+    }
+    if (to == c->t[i + 1] && c->t[i] < from && c->free[i + 1] == v) {
+        c->t[i + 1] = from;
+        *a = (pos_t){q.k, i + 1};
+        *b = i + 2 < c->n ? (pos_t){q.k, i + 2} : *a;
+        return 1;
+    }
+    return 0;
+}
+
 int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta,
                           hsim_ppos_t near, hsim_ppos_t where[2])
 {
@@ -294,8 +332,16 @@ int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, i
         near = p->finger;
         near.i = INT32_MAX; /* the chunk only: adds jump about */
     }
-    pos_t a, b;
-    int rc = split_at(p, from, &near, &a);
+    pos_t a, b, q = locate_from(p, from, &near);
+    if (slide(p, q, from, to, delta, &a, &b)) {
+        p->finger = hint_of(p, a);
+        if (where) {
+            where[0] = hint_of(p, a);
+            where[1] = hint_of(p, b);
+        }
+        return 0;
+    }
+    int rc = split_in(p, q, from, &a);
     if (rc < 0)
         return rc;
     hsim_ppos_t after = hint_of(p, a); /* to lies a little after from */
@@ -398,27 +444,51 @@ hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t p
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
                                   hsim_time_t now, hsim_ppos_t *start)
 {
+    return hsim_profile_run_back_with(p, at, procs, now, NULL, 0, start);
+}
+
+hsim_time_t hsim_profile_run_back_with(hsim_profile_t *p, hsim_time_t at, int32_t procs,
+                                       hsim_time_t now, const hsim_pchange_t *ch, size_t n,
+                                       hsim_ppos_t *start)
+{
     /* its own finger: these lookups follow the queue's reservations, the
        others mostly look near now */
     pos_t q = locate_from(p, at - 1, &p->back_finger);
-    if (value(p, q.k, q.i) < procs)
-        return at;
     size_t k = q.k;
     int32_t i = q.i;
+    hsim_time_t e = at; /* the run found so far: [e, at) */
     for (;;) {
-        hsim_time_t t = p->c[k]->t[i];
+        hsim_time_t t = p->c[k]->t[i], lo = t > now ? t : now;
+        int32_t v = value(p, k, i);
+        /* [lo, e), the step's part not yet in the run, in pieces that no
+           change begins or ends inside, from the right */
+        while (e > lo) {
+            hsim_time_t piece = lo;
+            for (size_t c = 0; c < n; c++) {
+                if (ch[c].from > piece && ch[c].from < e)
+                    piece = ch[c].from;
+                if (ch[c].to > piece && ch[c].to < e)
+                    piece = ch[c].to;
+            }
+            int32_t changed = v;
+            for (size_t c = 0; c < n; c++)
+                changed += ch[c].from <= piece && piece < ch[c].to ? ch[c].delta : 0;
+            if (changed < procs)
+                return e;
+            e = piece;
+        }
         if (start)
             *start = hint_of(p, (pos_t){k, i});
         if (t <= now)
             return now;
         if (i == 0 && k == 0)
             return t;
-        size_t pk = i > 0 ? k : k - 1;
-        int32_t pi = i > 0 ? i - 1 : p->c[pk]->n - 1;
-        if (value(p, pk, pi) < procs)
-            return t;
-        k = pk;
-        i = pi;
+        if (i > 0) {
+            i--;
+        } else {
+            k--;
+            i = p->c[k]->n - 1;
+        }
     }
 }
 

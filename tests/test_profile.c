@@ -1,9 +1,11 @@
 /*
  * test_profile.c - the chunked availability profile against a brute-force
  * one (an array of free processors per second) on random operations: bookings
- * and releases (some with a position hint, right or wrong), point lookups,
+ * and releases (some with a position hint, right or wrong), moves of a
+ * booking to an earlier start (see slide() in profile.c), point lookups,
  * the fewest free over a stretch, earliest fits with and without a limit,
- * runs that end at a time, and trimming.  Enough operations to split chunks many
+ * runs that end at a time (also as if some changes were made), and
+ * trimming.  Enough operations to split chunks many
  * times over (HSIM_PROFILE_CHUNK steps each).
  */
 #include "harness.h"
@@ -87,7 +89,7 @@ static void run_seed(unsigned long seed)
             for (int64_t t = want; t < want + dur; t++)
                 n.free[t] -= procs;
             live[n_live++] = (booking_t){want, want + dur, procs};
-        } else if (u < 0.75 && n_live) { /* give back the rest of one */
+        } else if (u < 0.65 && n_live) { /* give back the rest of one */
             size_t k = gsl_rng_uniform_int(r, n_live);
             booking_t b = live[k];
             live[k] = live[--n_live];
@@ -97,6 +99,28 @@ static void run_seed(unsigned long seed)
                 for (int64_t t = from; t < b.to; t++)
                     n.free[t] += b.procs;
             }
+        } else if (u < 0.75 && n_live) {
+            /* move one up into the free run that ends at its start, as
+               conservative backfilling does: only the differences of
+               the two slots change (the breakpoints slide) */
+            size_t k = gsl_rng_uniform_int(r, n_live);
+            booking_t b = live[k];
+            if (b.from <= now + 1)
+                continue;
+            int64_t t = naive_run_back(&n, b.from, b.procs, now);
+            hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, S(now), NULL);
+            bad |= got != S(t);
+            if (t == b.from)
+                continue;
+            int64_t dur = b.to - b.from, taken = t + dur < b.from ? t + dur : b.from;
+            int64_t back = t + dur < b.from ? b.from : t + dur;
+            CU_ASSERT_EQUAL(hsim_profile_add(&p, S(t), S(taken), -b.procs), 0);
+            CU_ASSERT_EQUAL(hsim_profile_add(&p, S(back), S(b.to), b.procs), 0);
+            for (int64_t u2 = t; u2 < taken; u2++)
+                n.free[u2] -= b.procs;
+            for (int64_t u2 = back; u2 < b.to; u2++)
+                n.free[u2] += b.procs;
+            live[k] = (booking_t){t, t + dur, b.procs};
         } else if (u < 0.80) { /* time passes */
             now += (int64_t)gsl_rng_uniform_int(r, 20);
             hsim_profile_trim(&p, S(now));
@@ -114,9 +138,26 @@ static void run_seed(unsigned long seed)
             int64_t want = naive_earliest(&n, t, procs, dur);
             hsim_time_t got = hsim_profile_earliest_until(&p, S(t), procs, S(dur), S(limit));
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
-            if (t > now)
+            if (t > now) {
                 bad |= hsim_profile_run_back(&p, S(t), procs, S(now), NULL) !=
                        S(naive_run_back(&n, t, procs, now));
+                /* and as if up to four changes were made: on a copy */
+                hsim_pchange_t ch[4];
+                size_t n_ch = gsl_rng_uniform_int(r, 5);
+                static naive_t m;
+                m = n;
+                for (size_t c = 0; c < n_ch; c++) {
+                    int64_t a = now + (int64_t)gsl_rng_uniform_int(r, (unsigned long)(t - now + 50));
+                    int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 60);
+                    int32_t delta = (int32_t)gsl_rng_uniform_int(r, 2 * (unsigned long)n.capacity + 1) -
+                                    n.capacity;
+                    ch[c] = (hsim_pchange_t){S(a), S(a + len), delta};
+                    for (int64_t u2 = a; u2 < a + len && u2 < HORIZON; u2++)
+                        m.free[u2] += delta;
+                }
+                bad |= hsim_profile_run_back_with(&p, S(t), procs, S(now), ch, n_ch, NULL) !=
+                       S(naive_run_back(&m, t, procs, now));
+            }
             int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 300);
             int32_t least = n.capacity;
             for (int64_t u2 = t; u2 < t + len; u2++)
