@@ -36,6 +36,7 @@ static void compact(hsim_queue_t *q)
     q->holes = 0;
     q->first = 0;
     q->tree_stale = 1;
+    q->layout++;
 }
 
 static void tree_pull(hsim_queue_t *q, size_t k)
@@ -133,6 +134,7 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
     q->est[lo] = jobs[job].estimate;
     q->n++;
     q->tree_stale = 1;
+    q->layout++;
     return 0;
 }
 
@@ -150,6 +152,7 @@ void hsim_queue_remove_at(hsim_queue_t *q, size_t i)
     if (q->first == q->n) {
         q->n = q->first = q->holes = 0;
         q->tree_stale = 1;
+        q->layout++;
     }
 }
 

@@ -29,6 +29,8 @@ typedef struct hsim_queue {
     size_t leaves;       /* power of two > n when the tree is fresh */
     size_t tree_cap;     /* leaves the tree's allocation holds */
     int tree_stale;      /* the tree must be rebuilt before use */
+    uint64_t layout;     /* changes whenever live entries may have moved to
+                            other slots: a caller's per-slot notes are void */
     const hsim_order_t *order;
 } hsim_queue_t;
 
