@@ -444,51 +444,27 @@ hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t p
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
                                   hsim_time_t now, hsim_ppos_t *start)
 {
-    return hsim_profile_run_back_with(p, at, procs, now, NULL, 0, start);
-}
-
-hsim_time_t hsim_profile_run_back_with(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                       hsim_time_t now, const hsim_pchange_t *ch, size_t n,
-                                       hsim_ppos_t *start)
-{
     /* its own finger: these lookups follow the queue's reservations, the
        others mostly look near now */
     pos_t q = locate_from(p, at - 1, &p->back_finger);
+    if (value(p, q.k, q.i) < procs)
+        return at;
     size_t k = q.k;
     int32_t i = q.i;
-    hsim_time_t e = at; /* the run found so far: [e, at) */
     for (;;) {
-        hsim_time_t t = p->c[k]->t[i], lo = t > now ? t : now;
-        int32_t v = value(p, k, i);
-        /* [lo, e), the step's part not yet in the run, in pieces that no
-           change begins or ends inside, from the right */
-        while (e > lo) {
-            hsim_time_t piece = lo;
-            for (size_t c = 0; c < n; c++) {
-                if (ch[c].from > piece && ch[c].from < e)
-                    piece = ch[c].from;
-                if (ch[c].to > piece && ch[c].to < e)
-                    piece = ch[c].to;
-            }
-            int32_t changed = v;
-            for (size_t c = 0; c < n; c++)
-                changed += ch[c].from <= piece && piece < ch[c].to ? ch[c].delta : 0;
-            if (changed < procs)
-                return e;
-            e = piece;
-        }
+        hsim_time_t t = p->c[k]->t[i];
         if (start)
             *start = hint_of(p, (pos_t){k, i});
         if (t <= now)
             return now;
         if (i == 0 && k == 0)
             return t;
-        if (i > 0) {
-            i--;
-        } else {
-            k--;
-            i = p->c[k]->n - 1;
-        }
+        size_t pk = i > 0 ? k : k - 1;
+        int32_t pi = i > 0 ? i - 1 : p->c[pk]->n - 1;
+        if (value(p, pk, pi) < procs)
+            return t;
+        k = pk;
+        i = pi;
     }
 }
 

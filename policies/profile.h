@@ -93,16 +93,6 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
    O(log + run length). */
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
                                   hsim_time_t now, hsim_ppos_t *start);
-/* A change of the free counts not (yet) made in the profile: delta over
-   [from, to). */
-typedef struct hsim_pchange {
-    hsim_time_t from, to;
-    int32_t delta;
-} hsim_pchange_t;
-/* hsim_profile_run_back() as if the n changes ch were made (n may be 0). */
-hsim_time_t hsim_profile_run_back_with(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                       hsim_time_t now, const hsim_pchange_t *ch, size_t n,
-                                       hsim_ppos_t *start);
 /* Forgets the steps that end at or before now. */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
 /* Steps in the profile (for tests and statistics).  O(chunks). */

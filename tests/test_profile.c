@@ -4,9 +4,8 @@
  * and releases (some with a position hint, right or wrong), moves of a
  * booking to an earlier start (see slide() in profile.c), point lookups,
  * the fewest free over a stretch, earliest fits with and without a limit,
- * runs that end at a time (also as if some changes were made), and
- * trimming.  Enough operations to split chunks many
- * times over (HSIM_PROFILE_CHUNK steps each).
+ * runs that end at a time, and trimming.  Enough operations to split
+ * chunks many times over (HSIM_PROFILE_CHUNK steps each).
  */
 #include "harness.h"
 
@@ -138,26 +137,9 @@ static void run_seed(unsigned long seed)
             int64_t want = naive_earliest(&n, t, procs, dur);
             hsim_time_t got = hsim_profile_earliest_until(&p, S(t), procs, S(dur), S(limit));
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
-            if (t > now) {
+            if (t > now)
                 bad |= hsim_profile_run_back(&p, S(t), procs, S(now), NULL) !=
                        S(naive_run_back(&n, t, procs, now));
-                /* and as if up to four changes were made: on a copy */
-                hsim_pchange_t ch[4];
-                size_t n_ch = gsl_rng_uniform_int(r, 5);
-                static naive_t m;
-                m = n;
-                for (size_t c = 0; c < n_ch; c++) {
-                    int64_t a = now + (int64_t)gsl_rng_uniform_int(r, (unsigned long)(t - now + 50));
-                    int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 60);
-                    int32_t delta = (int32_t)gsl_rng_uniform_int(r, 2 * (unsigned long)n.capacity + 1) -
-                                    n.capacity;
-                    ch[c] = (hsim_pchange_t){S(a), S(a + len), delta};
-                    for (int64_t u2 = a; u2 < a + len && u2 < HORIZON; u2++)
-                        m.free[u2] += delta;
-                }
-                bad |= hsim_profile_run_back_with(&p, S(t), procs, S(now), ch, n_ch, NULL) !=
-                       S(naive_run_back(&m, t, procs, now));
-            }
             int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 300);
             int32_t least = n.capacity;
             for (int64_t u2 = t; u2 < t + len; u2++)
