@@ -428,11 +428,15 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     hsim_time_t now = v->now;
     int rc;
     hsim_profile_trim(&s->profile, now);
-    clear_shapes(s);
     /* Give back what is still booked: the job was booked over [at, at +
        estimate), which is [start, est_end) unless a cluster of nodes made
        it start later than its reservation (a deferred start). */
     hsim_time_t booked_end = s->at[job] + v->jobs[job].estimate;
+    if (booked_end <= now && s->vacated_lo > s->vacated_hi)
+        return 0; /* nothing given back since every job was last placed or
+                     looked at, so none can move (with exact estimates,
+                     every termination) */
+    clear_shapes(s);
     if (booked_end > now && (rc = unbook(s, now, booked_end - now, v->jobs[job].procs)))
         return rc;
     /* (b) holds for a job after it is placed or looked at; it can only
