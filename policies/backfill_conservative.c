@@ -347,9 +347,11 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
                                hsim_ppos_t *near)
 {
     hsim_time_t best = at;
-    hsim_time_t a = shape_window_before(s, now, procs, dur, at);
-    if (a + dur <= at)
-        best = a;
+    if (at - dur >= now) { /* else no window ends by at: (a) cannot be */
+        hsim_time_t a = shape_window_before(s, now, procs, dur, at);
+        if (a + dur <= at)
+            best = a;
+    }
     /* (b): the run of >= procs free processors that ends at at */
     if (!b_possible)
         return best;
