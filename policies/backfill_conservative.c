@@ -396,7 +396,7 @@ static void widen(hsim_time_t *lo, hsim_time_t *hi, hsim_time_t from, hsim_time_
 }
 
 /* Makes the batch's moves in the profile. */
-static int flush(cons_t *s, hsim_time_t now, batch_t *b)
+static int flush(cons_t *s, batch_t *b)
 {
     int rc = book_move(s, b->at, b->t, b->dur, b->procs * b->n, b->near,
                        &s->end[b->first]);
@@ -497,7 +497,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
                 continue;
             }
         }
-        if (b.n && (rc = flush(s, now, &b)))
+        if (b.n && (rc = flush(s, &b)))
             return rc;
         const run_note_t *note = last_note(s, i);
         if (failed && at == fail_at && procs >= fail_procs && dur >= fail_dur) {
@@ -548,7 +548,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     }
     if (lead != SIZE_MAX)
         s->notes[lead] = (run_note_t){s->pass, (uint32_t)q->n, (uint32_t)lead_same};
-    return b.n ? flush(s, now, &b) : 0;
+    return b.n ? flush(s, &b) : 0;
 }
 
 static int cons_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)

@@ -180,6 +180,15 @@ static void test_relative_paths(void)
     CU_ASSERT_STRING_EQUAL(cfg.output, "res");
 }
 
+/* Writes text to the file at path. */
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* hsim_config_load on a real file: same parser, trace next to the INI. */
 static void test_load_file(void)
 {
@@ -187,11 +196,8 @@ static void test_load_file(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
     char path[600];
     snprintf(path, sizeof path, "%s/run.ini", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs("[experiment]\nseed = 7\n[workload]\npath = w.swf\nclean = pyss\n"
-          "[policy e]\nbackfill = easy\n", f);
-    fclose(f);
+    write_file(path, "[experiment]\nseed = 7\n[workload]\npath = w.swf\nclean = pyss\n"
+                     "[policy e]\nbackfill = easy\n");
     hsim_err_t e = {{0}};
     CU_ASSERT_EQUAL_FATAL(hsim_config_load(path, &cfg, &e), 0);
     char want[700];
@@ -202,9 +208,7 @@ static void test_load_file(void)
     CU_ASSERT_EQUAL(cfg.n_policies, 1);
 
     /* a mistake in a file names the file and line */
-    f = fopen(path, "w");
-    fputs("[experiment]\n\nsed = 7\n", f);
-    fclose(f);
+    write_file(path, "[experiment]\n\nsed = 7\n");
     CU_ASSERT_EQUAL(hsim_config_load(path, &cfg, &e), HSIM_EINPUT);
     snprintf(want, sizeof want, "%s:3: ", path);
     CU_ASSERT_EQUAL(strncmp(e.msg, want, strlen(want)), 0);
@@ -366,10 +370,7 @@ static int load_as_file(const char *text, hsim_err_t *e)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
     char path[600];
     snprintf(path, sizeof path, "%s/x.ini", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
+    write_file(path, text);
     int rc = hsim_config_load(path, &cfg, e);
     remove(path);
     remove(dir);

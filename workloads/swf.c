@@ -37,6 +37,13 @@ static int parse_fixed(const char *s, int64_t *out, const char **end, int *inexa
     return rc || (*e && *e != ' ' && *e != '\t' && *e != '\r') ? -1 : 0;
 }
 
+/* How much of the field at s an error message quotes: up to 40 bytes. */
+static int shown(const char *s)
+{
+    size_t len = strcspn(s, " \t\r");
+    return (int)(len > 40 ? 40 : len);
+}
+
 static int add_record(hsim_swf_trace_t *t, const hsim_swf_record_t *r)
 {
     if (hsim_grow(&t->records, &t->cap_records, t->n_records + 1,
@@ -140,21 +147,16 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
                              name, (long long)lineno, HSIM_SWF_FIELDS, n + 1);
         }
         int inexact;
-        if (parse_fixed(s, &v[n], &end, &inexact)) {
-            size_t len = strcspn(s, " \t\r");
+        if (parse_fixed(s, &v[n], &end, &inexact))
             return hsim_errf(e, HSIM_EINPUT,
                              "%s:%lld: field %d (%s): expected a number, found '%.*s'",
-                             name, (long long)lineno, n + 1, field_names[n],
-                             (int)(len > 40 ? 40 : len), s);
-        }
-        if (is_time_field(n) && v[n] > HSIM_MAX_SECONDS * 1000000) {
-            size_t len = strcspn(s, " \t\r");
+                             name, (long long)lineno, n + 1, field_names[n], shown(s), s);
+        if (is_time_field(n) && v[n] > HSIM_MAX_SECONDS * 1000000)
             return hsim_errf(e, HSIM_EINPUT,
                              "%s:%lld: field %d (%s): expected seconds up to %lld (317 years), "
                              "found '%.*s'",
                              name, (long long)lineno, n + 1, field_names[n],
-                             (long long)HSIM_MAX_SECONDS, (int)(len > 40 ? 40 : len), s);
-        }
+                             (long long)HSIM_MAX_SECONDS, shown(s), s);
         if (!is_time_field(n) && !is_ignored_field(n)) {
             if (inexact || v[n] % 1000000 != 0)
                 return hsim_errf(e, HSIM_EINPUT,
