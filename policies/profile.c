@@ -159,6 +159,20 @@ static int32_t last_below(const hsim_time_t *t, int32_t from, hsim_time_t x)
 static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
 {
     size_t near = hint->k >= p->base ? hint->k - p->base : 0;
+    if (near < p->nc) { /* the hint's step or the next one: most hints */
+        const hsim_pchunk_t *c = p->c[near];
+        int32_t h = hint->i;
+        if (h >= 0 && h < c->n && c->t[h] <= t) {
+            h += h + 1 < c->n && c->t[h + 1] <= t;
+            hsim_time_t end = h + 1 < c->n ? c->t[h + 1]
+                              : near + 1 < p->nc ? p->first[near + 1] : HSIM_TIME_MAX;
+            if (t < end) {
+                pos_t q = {near, h};
+                *hint = hint_of(p, q);
+                return q;
+            }
+        }
+    }
     size_t k = chunk_from(p, t, &near);
     const hsim_pchunk_t *c = p->c[k];
     int32_t i, h = hint->i;
