@@ -81,6 +81,8 @@ typedef struct cons {
     hsim_time_t *at;          /* reserved start, by job index */
     hsim_ppos_t *end;         /* by job index: a hint for the profile step
                                  where its reservation ends */
+    hsim_ppos_t *before;      /* ...and for the step just before it starts
+                                 (where (b) looks first) */
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
@@ -107,9 +109,11 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
         return HSIM_ENOMEM;
     s->at = hsim_calloc(p->n_jobs, sizeof *s->at);
     s->end = hsim_calloc(p->n_jobs, sizeof *s->end);
-    if (!s->at || !s->end || hsim_profile_init(&s->profile, p->capacity, 0)) {
+    s->before = hsim_calloc(p->n_jobs, sizeof *s->before);
+    if (!s->at || !s->end || !s->before || hsim_profile_init(&s->profile, p->capacity, 0)) {
         hsim_free(s->at);
         hsim_free(s->end);
+        hsim_free(s->before);
         hsim_free(s);
         return HSIM_ENOMEM;
     }
@@ -128,6 +132,7 @@ static void cons_destroy(void *state)
     hsim_queue_free(&s->queue);
     hsim_free(s->at);
     hsim_free(s->end);
+    hsim_free(s->before);
     hsim_free(s->given);
     hsim_free(s->notes);
     hsim_free(s);
@@ -213,16 +218,18 @@ static void clear_shapes(cons_t *s)
     s->n_given = 0;
 }
 
-/* Reserves [t, t + dur) for procs processors; now is the present.  *end
-   gets a hint for the step at t + dur. */
+/* Reserves [t, t + dur) for procs processors.  *end and *before get hints
+   for the steps at t + dur and just before t. */
 static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
-                hsim_ppos_t *end)
+                hsim_ppos_t *end, hsim_ppos_t *before)
 {
     shapes_taken(s, t, t + dur);
     hsim_ppos_t where[2];
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
-    if (rc == 0)
+    if (rc == 0) {
         *end = where[1];
+        *before = (hsim_ppos_t){where[0].k, where[0].i - 1};
+    }
     return rc;
 }
 
@@ -274,7 +281,7 @@ static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide
 {
     const hsim_vjob_t *j = &v->jobs[job];
     hsim_time_t t = hsim_profile_earliest(&s->profile, v->now, j->procs, j->estimate);
-    int rc = book(s, t, j->estimate, j->procs, &s->end[job]);
+    int rc = book(s, t, j->estimate, j->procs, &s->end[job], &s->before[job]);
     if (rc)
         return rc;
     s->at[job] = t;
@@ -344,7 +351,7 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
  */
 static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
                                int32_t procs, hsim_time_t dur, int b_possible,
-                               hsim_ppos_t *near)
+                               hsim_ppos_t *before, hsim_ppos_t *near)
 {
     hsim_time_t best = at;
     if (at - dur >= now) { /* else no window ends by at: (a) cannot be */
@@ -356,7 +363,7 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
     if (!b_possible)
         return best;
     hsim_ppos_t start;
-    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now, &start);
+    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now, before, &start);
     if (run < best) {
         *near = start;
         return run;
@@ -492,6 +499,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             if ((int64_t)(b.n + 1) * b.procs <= b.room) {
                 b.n++;
                 s->at[w] = b.t;
+                s->before[w] = s->before[b.first];
                 if ((rc = d->reserve(d->ctx, w, b.t)))
                     return rc;
                 continue;
@@ -516,7 +524,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             carry_end = 0;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
         hsim_ppos_t near = HSIM_PPOS_NONE;
-        hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &near);
+        hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &s->before[w], &near);
         if (t == at) {
             failed = 1;
             fail_at = at;
@@ -543,6 +551,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
                       .room = -1, .near = near};
         s->at[w] = t;
+        if (near.k != SIZE_MAX)
+            s->before[w] = (hsim_ppos_t){near.k, near.i - 1};
         if ((rc = d->reserve(d->ctx, w, t)))
             return rc;
     }

@@ -456,11 +456,9 @@ hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t p
 }
 
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                  hsim_time_t now, hsim_ppos_t *start)
+                                  hsim_time_t now, hsim_ppos_t *before, hsim_ppos_t *start)
 {
-    /* its own finger: these lookups follow the queue's reservations, the
-       others mostly look near now */
-    pos_t q = locate_from(p, at - 1, &p->back_finger);
+    pos_t q = locate_from(p, at - 1, before);
     if (value(p, q.k, q.i) < procs)
         return at;
     size_t k = q.k;
@@ -501,7 +499,7 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         chunk_bounds(c);
         p->first[0] = c->t[0];
     }
-    p->finger = p->back_finger = (hsim_ppos_t){p->base, 0};
+    p->finger = (hsim_ppos_t){p->base, 0};
 }
 
 size_t hsim_profile_steps(const hsim_profile_t *p)

@@ -54,8 +54,7 @@ typedef struct hsim_profile {
     int32_t capacity;   /* processors in the machine */
     size_t base;        /* chunks trimmed away so far: c[k] is chunk
                            base + k of a hsim_ppos_t */
-    hsim_ppos_t finger;      /* step of the last lookup: a hint */
-    hsim_ppos_t back_finger; /* the same for hsim_profile_run_back() */
+    hsim_ppos_t finger; /* step of the last lookup: a hint */
 } hsim_profile_t;
 
 /* One step from time 'origin' on, all processors free.  0 or HSIM_ENOMEM. */
@@ -89,10 +88,11 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
                                         hsim_time_t dur, hsim_time_t limit);
 /* The start of the run of >= procs free processors that ends at 'at'
    (clipped to now), or at when the step just before at has fewer.
-   at > now.  *start (may be NULL) gets the step the run starts in.
-   O(log + run length). */
+   at > now.  *before is a hint for that step (any value works), which it
+   updates; *start (may be NULL) gets the step the run starts in.
+   O(log + run length), O(run length) with a right hint. */
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                  hsim_time_t now, hsim_ppos_t *start);
+                                  hsim_time_t now, hsim_ppos_t *before, hsim_ppos_t *start);
 /* Forgets the steps that end at or before now. */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
 /* Steps in the profile (for tests and statistics).  O(chunks). */

@@ -4,8 +4,9 @@
  * and releases (some with a position hint, right or wrong), moves of a
  * booking to an earlier start (see slide() in profile.c), point lookups,
  * the fewest free over a stretch, earliest fits with and without a limit,
- * runs that end at a time, and trimming.  Enough operations to split
- * chunks many times over (HSIM_PROFILE_CHUNK steps each).
+ * runs that end at a time (with a hint kept from the last one, or a wrong
+ * one), and trimming.  Enough operations to split chunks many times
+ * over (HSIM_PROFILE_CHUNK steps each).
  */
 #include "harness.h"
 
@@ -64,6 +65,7 @@ static void run_seed(unsigned long seed)
     booking_t *live = malloc(4000 * sizeof *live);
     size_t n_live = 0;
     int64_t now = 0;
+    hsim_ppos_t hint = HSIM_PPOS_NONE; /* run_back() keeps it; now and then spoilt */
     int bad = 0;
     for (int op = 0; op < 4000 && !bad; op++) {
         double u = gsl_rng_uniform(r);
@@ -81,7 +83,7 @@ static void run_seed(unsigned long seed)
             double h = gsl_rng_uniform(r);
             hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
             if (h < 0.3 && want + dur > now + 1)
-                (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &near);
+                (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &hint, &near);
             CU_ASSERT_EQUAL(h < 0.6 ? hsim_profile_add_near(&p, S(want), S(want + dur), -procs, near, NULL)
                                     : hsim_profile_add(&p, S(want), S(want + dur), -procs),
                             0);
@@ -107,7 +109,7 @@ static void run_seed(unsigned long seed)
             if (b.from <= now + 1)
                 continue;
             int64_t t = naive_run_back(&n, b.from, b.procs, now);
-            hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, S(now), NULL);
+            hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, S(now), &hint, NULL);
             bad |= got != S(t);
             if (t == b.from)
                 continue;
@@ -137,8 +139,10 @@ static void run_seed(unsigned long seed)
             int64_t want = naive_earliest(&n, t, procs, dur);
             hsim_time_t got = hsim_profile_earliest_until(&p, S(t), procs, S(dur), S(limit));
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
+            if (gsl_rng_uniform(r) < 0.2)
+                hint = (hsim_ppos_t){gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300) - 1};
             if (t > now)
-                bad |= hsim_profile_run_back(&p, S(t), procs, S(now), NULL) !=
+                bad |= hsim_profile_run_back(&p, S(t), procs, S(now), &hint, NULL) !=
                        S(naive_run_back(&n, t, procs, now));
             int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 300);
             int32_t least = n.capacity;
