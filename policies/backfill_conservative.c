@@ -218,6 +218,13 @@ static void clear_shapes(cons_t *s)
     s->n_given = 0;
 }
 
+/* A hint for the step before the one at 'start' (-1 at a chunk's first
+   step: a wrong hint, which costs only a search). */
+static hsim_ppos_t step_before(hsim_ppos_t start)
+{
+    return (hsim_ppos_t){start.k, start.i - 1};
+}
+
 /* Reserves [t, t + dur) for procs processors.  *end and *before get hints
    for the steps at t + dur and just before t. */
 static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
@@ -228,7 +235,7 @@ static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
     if (rc == 0) {
         *end = where[1];
-        *before = (hsim_ppos_t){where[0].k, where[0].i - 1};
+        *before = step_before(where[0]);
     }
     return rc;
 }
@@ -552,7 +559,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
                       .room = -1, .near = near};
         s->at[w] = t;
         if (near.k != SIZE_MAX)
-            s->before[w] = (hsim_ppos_t){near.k, near.i - 1};
+            s->before[w] = step_before(near); /* a (b) move: near is its run */
         if ((rc = d->reserve(d->ctx, w, t)))
             return rc;
     }

@@ -159,7 +159,7 @@ static int32_t last_below(const hsim_time_t *t, int32_t from, hsim_time_t x)
 static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
 {
     size_t near = hint->k >= p->base ? hint->k - p->base : 0;
-    if (near < p->nc) { /* the hint's step or the next one: most hints */
+    if (near < p->nc) { /* most hints name the step or the one before it */
         const hsim_pchunk_t *c = p->c[near];
         int32_t h = hint->i;
         if (h >= 0 && h < c->n && c->t[h] <= t) {
