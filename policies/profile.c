@@ -4,11 +4,11 @@
  * A step is addressed by (chunk k, index i); its free count is
  * c[k]->free[i] + c[k]->lazy.  Chunks never merge: a chunk only empties by
  * trimming, and equal neighbours across a chunk boundary stay two steps,
- * which costs a little room and nothing in correctness.  Lookups gallop
+ * which costs a little room and nothing in correctness.  Lookups start
  * from a hint: a caller's (hsim_ppos_t, which counts chunks from the first
- * one ever, so trimming does not move it) or the previous lookup's
- * (conservative backfilling asks about reservations in submission order,
- * which mostly ascend in time).
+ * one ever, so trimming does not move it), or else the chunk of the
+ * previous lookup.  A right hint, or one a step short, is answered without
+ * a search; others gallop from it.
  */
 #include "profile.h"
 
