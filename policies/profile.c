@@ -21,7 +21,7 @@ typedef struct pos {
 
 static hsim_ppos_t hint_of(const hsim_profile_t *p, pos_t q)
 {
-    return (hsim_ppos_t){q.k + p->base, q.i};
+    return (hsim_ppos_t){(uint32_t)(q.k + p->base), q.i};
 }
 
 static int32_t value(const hsim_profile_t *p, size_t k, int32_t i)
@@ -158,7 +158,8 @@ static int32_t last_below(const hsim_time_t *t, int32_t from, hsim_time_t x)
 /* The step holding t, from the hint *hint, which it updates. */
 static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
 {
-    size_t near = hint->k >= p->base ? hint->k - p->base : 0;
+    int32_t rel = (int32_t)(hint->k - (uint32_t)p->base); /* < 0: trimmed */
+    size_t near = rel < 0 ? 0 : (size_t)rel;
     if (near < p->nc) { /* most hints name the step or the one before it */
         const hsim_pchunk_t *c = p->c[near];
         int32_t h = hint->i;
@@ -178,7 +179,7 @@ static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
     int32_t i, h = hint->i;
     if (c->t[0] > t)
         i = 0; /* before the first step: only at the start of the profile */
-    else if (k + p->base != hint->k || h < 0 || h >= c->n)
+    else if ((uint32_t)(k + p->base) != hint->k || h < 0 || h >= c->n)
         i = last_at_or_before(c->t, c->n, t);
     else if (c->t[h] <= t)
         i = last_from(c->t, c->n, h, t);
@@ -342,7 +343,7 @@ int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, i
                           hsim_ppos_t near, hsim_ppos_t where[2])
 {
     HSIM_ASSERT(from < to && from >= p->first[0]);
-    if (near.k == SIZE_MAX) {
+    if (near.k == UINT32_MAX) {
         near = p->finger;
         near.i = INT32_MAX; /* the chunk only: adds jump about */
     }

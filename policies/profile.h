@@ -38,12 +38,13 @@ typedef struct hsim_pchunk {
    i in it.  Any value works; a near one makes the lookup cheap, even after
    the profile changed around it. */
 typedef struct hsim_ppos {
-    size_t k;
+    uint32_t k; /* modulo 2^32: a hint that wrapped is only a wrong one */
     int32_t i;
 } hsim_ppos_t;
 
-/* No hint: the lookup starts from the profile's last one. */
-#define HSIM_PPOS_NONE ((hsim_ppos_t){SIZE_MAX, INT32_MAX})
+/* No hint: an addition starts from the profile's last lookup, other
+   lookups from its first chunk. */
+#define HSIM_PPOS_NONE ((hsim_ppos_t){UINT32_MAX, INT32_MAX})
 
 typedef struct hsim_profile {
     hsim_pchunk_t **c;  /* chunks in time order, >= 1 */
