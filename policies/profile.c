@@ -155,25 +155,9 @@ static int32_t last_below(const hsim_time_t *t, int32_t from, hsim_time_t x)
     return lo + last_at_or_before(t + lo, hi - lo, x);
 }
 
-/* The step holding t, from the hint *hint, which it updates. */
-static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
+/* locate_from() when the hint is not the step or the one before it. */
+static pos_t locate_search(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint, size_t near)
 {
-    int32_t rel = (int32_t)(hint->k - (uint32_t)p->base); /* < 0: trimmed */
-    size_t near = rel < 0 ? 0 : (size_t)rel;
-    if (near < p->nc) { /* most hints name the step or the one before it */
-        const hsim_pchunk_t *c = p->c[near];
-        int32_t h = hint->i;
-        if (h >= 0 && h < c->n && c->t[h] <= t) {
-            h += h + 1 < c->n && c->t[h + 1] <= t;
-            hsim_time_t end = h + 1 < c->n ? c->t[h + 1]
-                              : near + 1 < p->nc ? p->first[near + 1] : HSIM_TIME_MAX;
-            if (t < end) {
-                pos_t q = {near, h};
-                *hint = hint_of(p, q);
-                return q;
-            }
-        }
-    }
     size_t k = chunk_from(p, t, &near);
     const hsim_pchunk_t *c = p->c[k];
     int32_t i, h = hint->i;
@@ -188,6 +172,30 @@ static pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
     pos_t q = {k, i};
     *hint = hint_of(p, q);
     return q;
+}
+
+/* The step holding t, from the hint *hint, which it updates.  Most hints
+   name the step or the one before it: that case is inline and answered
+   after two comparisons, the search is not. */
+static inline pos_t locate_from(hsim_profile_t *p, hsim_time_t t, hsim_ppos_t *hint)
+{
+    int32_t rel = (int32_t)(hint->k - (uint32_t)p->base); /* < 0: trimmed */
+    size_t near = rel < 0 ? 0 : (size_t)rel;
+    if (near < p->nc) {
+        const hsim_pchunk_t *c = p->c[near];
+        int32_t h = hint->i;
+        if (h >= 0 && h < c->n && c->t[h] <= t) {
+            h += h + 1 < c->n && c->t[h + 1] <= t;
+            hsim_time_t end = h + 1 < c->n ? c->t[h + 1]
+                              : near + 1 < p->nc ? p->first[near + 1] : HSIM_TIME_MAX;
+            if (t < end) {
+                pos_t q = {near, h};
+                *hint = hint_of(p, q);
+                return q;
+            }
+        }
+    }
+    return locate_search(p, t, hint, near);
 }
 
 static pos_t locate(hsim_profile_t *p, hsim_time_t t)
