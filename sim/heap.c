@@ -112,9 +112,8 @@ static void sift_down(hsim_rheap_t *h, size_t i, hsim_event_t e)
     put(h, i, &e);
 }
 
-void hsim_rheap_set(hsim_rheap_t *h, const hsim_event_t *e)
+void hsim_rheap_place(hsim_rheap_t *h, const hsim_event_t *e)
 {
-    HSIM_ASSERT(e->job >= 0 && (size_t)e->job < h->n_jobs);
     int32_t at = h->pos[e->job];
     if (at < 0) {
         sift_up(h, h->n++, *e);

@@ -70,8 +70,28 @@ typedef struct hsim_rheap {
 /* Room for n_jobs jobs.  0 or HSIM_ENOMEM; free with hsim_rheap_free. */
 int hsim_rheap_init(hsim_rheap_t *h, size_t n_jobs);
 void hsim_rheap_free(hsim_rheap_t *h);
-/* Inserts e, or replaces the entry of job e->job. */
-void hsim_rheap_set(hsim_rheap_t *h, const hsim_event_t *e);
+/* hsim_rheap_set() when the entry may have to move. */
+void hsim_rheap_place(hsim_rheap_t *h, const hsim_event_t *e);
+/* Inserts e, or replaces the entry of job e->job.  Inline for the common
+   case of conservative backfilling, a reservation made a little earlier
+   that still comes after its parent's: the entry changes in place (73.6 of
+   74.8 million on RICC). */
+static inline void hsim_rheap_set(hsim_rheap_t *h, const hsim_event_t *e)
+{
+    HSIM_ASSERT(e->job >= 0 && (size_t)e->job < h->n_jobs);
+    int32_t at = h->pos[e->job];
+    if (at >= 0 && hsim_event_less(e, &h->ev[at]) &&
+        (at == 0 || !hsim_event_less(e, &h->ev[(at - 1) / 2]))) {
+        hsim_event_t *x = &h->ev[at]; /* its job's already; field by field, so
+                                          that no wide load waits for the
+                                          caller's narrow stores to *e */
+        x->time = e->time;
+        x->seq = e->seq;
+        x->kind = e->kind;
+        return;
+    }
+    hsim_rheap_place(h, e);
+}
 /* Removes job's entry, if it has one. */
 void hsim_rheap_remove(hsim_rheap_t *h, int32_t job);
 static inline const hsim_event_t *hsim_rheap_peek(const hsim_rheap_t *h)
