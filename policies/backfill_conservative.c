@@ -34,13 +34,13 @@
  * runs, at O(1) each for those passed over and most often O(1) for the
  * others too (a cached shape, and a lookup from the hint each job keeps
  * for the step before its reservation, right for 113 of 133 million on
- * RICC); only moves touch the profile, O(breakpoints).  RICC-2010 (2,150 jobs waiting on average at a
- * termination): 947 million jobs looked at or passed over in 246 million
- * steps of the passes; 161 million looked at; 74 million moves in 57
- * million profile changes.  Nearly all moves are (b): a chain of
- * reservations, each waiting for the one before it to end, moves up, most
- * often by a few seconds, one link at a time, each link into the slot the
- * one before it left (see slide() in profile.c).
+ * RICC); only moves touch the profile, O(breakpoints).  RICC-2010 (2,150
+ * jobs waiting on average at a termination): 947 million jobs looked at or
+ * passed over in 246 million steps of the passes; 161 million looked at;
+ * 74 million moves in 57 million profile changes.  Nearly all moves are
+ * (b): a chain of reservations, each waiting for the one before it to end,
+ * moves up, most often by a few seconds, one link at a time, each link
+ * into the slot the one before it left (see slide() in profile.c).
  */
 #include "profile.h"
 #include "queue.h"
@@ -80,10 +80,9 @@ typedef struct cons {
     hsim_profile_t profile;   /* running jobs and reservations */
     hsim_queue_t queue;       /* jobs whose reserved start is in the future */
     hsim_time_t *at;          /* reserved start, by job index */
-    hsim_ppos_t *end;         /* by job index: a hint for the profile step
-                                 where its reservation ends */
-    hsim_ppos_t *before;      /* ...and for the step just before it starts
-                                 (where (b) looks first) */
+    hsim_ppos_t *before;      /* by job index: a hint for the profile step
+                                 just before its reservation starts (where
+                                 (b) looks first) */
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
     uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
@@ -111,11 +110,9 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
     if (!s)
         return HSIM_ENOMEM;
     s->at = hsim_calloc(p->n_jobs, sizeof *s->at);
-    s->end = hsim_calloc(p->n_jobs, sizeof *s->end);
     s->before = hsim_calloc(p->n_jobs, sizeof *s->before);
-    if (!s->at || !s->end || !s->before || hsim_profile_init(&s->profile, p->capacity, 0)) {
+    if (!s->at || !s->before || hsim_profile_init(&s->profile, p->capacity, 0)) {
         hsim_free(s->at);
-        hsim_free(s->end);
         hsim_free(s->before);
         hsim_free(s);
         return HSIM_ENOMEM;
@@ -134,7 +131,6 @@ static void cons_destroy(void *state)
     hsim_profile_free(&s->profile);
     hsim_queue_free(&s->queue);
     hsim_free(s->at);
-    hsim_free(s->end);
     hsim_free(s->before);
     hsim_free(s->given);
     hsim_free(s->notes);
@@ -228,18 +224,16 @@ static hsim_ppos_t step_before(hsim_ppos_t start)
     return (hsim_ppos_t){start.k, start.i - 1};
 }
 
-/* Reserves [t, t + dur) for procs processors.  *end and *before get hints
-   for the steps at t + dur and just before t. */
+/* Reserves [t, t + dur) for procs processors.  *before gets a hint for
+   the step just before t. */
 static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
-                hsim_ppos_t *end, hsim_ppos_t *before)
+                hsim_ppos_t *before)
 {
     shapes_taken(s, t, t + dur);
     hsim_ppos_t where[2];
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
-    if (rc == 0) {
-        *end = where[1];
+    if (rc == 0)
         *before = step_before(where[0]);
-    }
     return rc;
 }
 
@@ -267,30 +261,25 @@ static hsim_time_t given_from(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
 /* Moves a reservation of procs processors for dur from at to t < at.  When
    the two overlap only their differences change: [t, at) loses the
    processors and [t + dur, at + dur) gets them back.  near: the step of t
-   or a guess; *end: the step of at + dur or a guess, then of t + dur (see
-   hsim_profile_add_near()).  In a chain of moves each job moves to the
-   start the one before it left, so with one estimate its give-back starts
-   where the last one ended: that step is the guess for t + dur (right for 46 of 57 million
-   give-backs on RICC, against 18 million for the job's own end hint, which
-   other moves in its chunk make stale). */
+   or a guess (see hsim_profile_add_near()).  In a chain of moves each job
+   moves to the start the one before it left, so with one estimate its
+   give-back starts where the last one ended: that step is the guess for
+   the give-back's start (right for 46 of 57 million give-backs on RICC;
+   all but 0.3% of moves overlap their old slot). */
 static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
-                     hsim_time_t dur, int32_t procs, hsim_ppos_t near, hsim_ppos_t *end)
+                     hsim_time_t dur, int32_t procs, hsim_ppos_t near)
 {
-    int overlap = t + dur > at;
     hsim_time_t taken = taken_end(at, t, dur);   /* taken over [t, taken) */
     hsim_time_t back = given_from(at, t, dur);   /* back over [back, at + dur) */
     shapes_taken(s, t, taken);
     int rc = shapes_given(s, back);
-    hsim_ppos_t took[2], gave[2];
+    hsim_ppos_t gave[2];
     if (rc == 0)
-        rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, took);
+        rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, NULL);
     if (rc == 0)
-        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs,
-                                   overlap ? s->chain : *end, gave);
-    if (rc == 0) {
-        *end = overlap ? gave[0] : took[1];
+        rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, s->chain, gave);
+    if (rc == 0)
         s->chain = step_before(gave[1]);
-    }
     return rc;
 }
 
@@ -298,7 +287,7 @@ static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide
 {
     const hsim_vjob_t *j = &v->jobs[job];
     hsim_time_t t = hsim_profile_earliest(&s->profile, v->now, j->procs, j->estimate);
-    int rc = book(s, t, j->estimate, j->procs, &s->end[job], &s->before[job]);
+    int rc = book(s, t, j->estimate, j->procs, &s->before[job]);
     if (rc)
         return rc;
     s->at[job] = t;
@@ -401,9 +390,8 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
 typedef struct batch {
     hsim_time_t at, t, dur;  /* from at to t, for dur */
     int32_t procs;           /* each job's */
-    int32_t first;           /* the first job moved: its end hint follows
-                                the move, the others keep theirs (a hint
-                                need not be right) */
+    int32_t first;           /* the first job moved: the others take its
+                                hint for the step before their start */
     int32_t n;               /* jobs moved; 0 = none */
     int32_t room;            /* fewest free over [t, taken_end()) before the
                                 moves; -1 until needed */
@@ -422,8 +410,7 @@ static void widen(hsim_time_t *lo, hsim_time_t *hi, hsim_time_t from, hsim_time_
 /* Makes the batch's moves in the profile. */
 static int flush(cons_t *s, batch_t *b)
 {
-    int rc = book_move(s, b->at, b->t, b->dur, b->procs * b->n, b->near,
-                       &s->end[b->first]);
+    int rc = book_move(s, b->at, b->t, b->dur, b->procs * b->n, b->near);
     b->n = 0;
     return rc;
 }
