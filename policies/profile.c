@@ -316,10 +316,11 @@ int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_
 
 /*
  * An addition over [from, to) inside step q that makes that stretch equal
- * to the step before it (from is q's start) or after it (to is q's end),
- * in the same chunk, only slides the breakpoint between them: q now starts
- * at to, or the next step at from.  No step is inserted or removed and
- * the chunk's counts stay the same set, so its bounds hold.  This is how a
+ * to the step before it (from is q's start; that step in q's chunk) or
+ * after it (to is q's end; that step in the same chunk or the first of
+ * the next) only slides the breakpoint between them: q now starts at to,
+ * or the next step at from.  No step is inserted or removed and each
+ * chunk's counts stay the same set, so its bounds hold.  This is how a
  * chain of reservations moves up in conservative backfilling, each into
  * the slot its predecessor left.  Returns 1 when done so, with *a and *b
  * the steps holding from and to.
@@ -329,19 +330,28 @@ static int slide(hsim_profile_t *p, pos_t q, hsim_time_t from, hsim_time_t to, i
 {
     hsim_pchunk_t *c = p->c[q.k];
     int32_t i = q.i;
-    if (i + 1 >= c->n || to > c->t[i + 1] || c->t[i] > from)
-        return 0; /* not inside one step with a successor in the chunk */
+    pos_t next = {q.k, i + 1}; /* the step after q, and where it starts */
+    if (i + 1 == c->n) {
+        if (q.k + 1 == p->nc)
+            return 0; /* q is the last step, every processor free */
+        next = (pos_t){q.k + 1, 0};
+    }
+    hsim_time_t end = next.i ? c->t[next.i] : p->first[next.k];
+    if (to > end || c->t[i] > from)
+        return 0; /* not inside q */
     int32_t v = c->free[i] + delta;
-    if (c->t[i] == from && i > 0 && to < c->t[i + 1] && c->free[i - 1] == v) {
+    if (c->t[i] == from && i > 0 && to < end && c->free[i - 1] == v) {
         c->t[i] = to;
         *a = (pos_t){q.k, i - 1};
-        *b = (pos_t){q.k, i};
+        *b = q;
         return 1;
     }
-    if (to == c->t[i + 1] && c->t[i] < from && c->free[i + 1] == v) {
-        c->t[i + 1] = from;
-        *a = (pos_t){q.k, i + 1};
-        *b = i + 2 < c->n ? (pos_t){q.k, i + 2} : *a;
+    if (to == end && c->t[i] < from && value(p, next.k, next.i) == v + c->lazy) {
+        p->c[next.k]->t[next.i] = from;
+        if (next.i == 0)
+            p->first[next.k] = from;
+        *a = next;
+        *b = next.i + 1 < p->c[next.k]->n ? (pos_t){next.k, next.i + 1} : next;
         return 1;
     }
     return 0;

@@ -6,7 +6,10 @@
  * the fewest free over a stretch, earliest fits with and without a limit,
  * runs that end at a time (with a hint kept from the last one, or a wrong
  * one), and trimming.  Enough operations to split chunks many times
- * over (HSIM_PROFILE_CHUNK steps each).
+ * over (HSIM_PROFILE_CHUNK steps each).  And chains of reservations that
+ * move up one after the other, each into the slot the one before it left,
+ * over thousands of steps; and breakpoints that slide across the boundary
+ * of two chunks.
  */
 #include "harness.h"
 
@@ -167,6 +170,141 @@ static void test_against_brute_force(void)
         run_seed(seed);
 }
 
+/* Adds delta over [from, to) to both profiles; hints as conservative
+   backfilling passes them. */
+static void add_both(hsim_profile_t *p, naive_t *n, int64_t from, int64_t to, int32_t delta,
+                     hsim_ppos_t near, hsim_ppos_t where[2])
+{
+    CU_ASSERT_EQUAL(hsim_profile_add_near(p, S(from), S(to), delta, near, where), 0);
+    for (int64_t t = from; t < to; t++)
+        n->free[t] += delta;
+}
+
+static void chain_seed(unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    naive_t n;
+    n.capacity = 3;
+    for (int i = 0; i < HORIZON; i++)
+        n.free[i] = n.capacity;
+    hsim_profile_t p;
+    CU_ASSERT_FATAL(hsim_profile_init(&p, n.capacity, 0) == 0);
+    hsim_ppos_t where[2];
+    /* a background of one-processor bookings: thousands of steps */
+    for (int64_t t = 0; t + 1 < HORIZON; t += 2)
+        if (gsl_rng_uniform(r) < 0.6)
+            add_both(&p, &n, t, t + 1, -1, HSIM_PPOS_NONE, where);
+    /* a chain of two-processor reservations, each starting where the one
+       before it ends; with the background, 2 are never free inside it */
+    enum { MAXC = HORIZON / 2 };
+    static booking_t chain[MAXC];
+    size_t len = 0;
+    int64_t t0 = 100 + (int64_t)gsl_rng_uniform_int(r, 50);
+    for (int64_t t = t0; len < MAXC;) {
+        int64_t dur = 2 + (int64_t)gsl_rng_uniform_int(r, 9);
+        if (t + dur > HORIZON - 100)
+            break;
+        add_both(&p, &n, t, t + dur, -2, HSIM_PPOS_NONE, where);
+        chain[len++] = (booking_t){t, t + dur, 2};
+        t += dur;
+    }
+    CU_ASSERT(hsim_profile_steps(&p) > 10 * HSIM_PROFILE_CHUNK);
+    /* the job before the chain ends a little early: 2 more processors
+       over [t0 - early, t0), so the chain can move up */
+    add_both(&p, &n, t0 - 5, t0, -2, HSIM_PPOS_NONE, where);
+    int64_t early = 1 + (int64_t)gsl_rng_uniform_int(r, 3);
+    add_both(&p, &n, t0 - early, t0, 2, HSIM_PPOS_NONE, where);
+    int bad = 0;
+    size_t moved = 0;
+    hsim_ppos_t last = HSIM_PPOS_NONE; /* the step before the last give-back's end */
+    for (size_t k = 0; k < len && !bad; k++) {
+        booking_t b = chain[k];
+        hsim_ppos_t before = HSIM_PPOS_NONE, start = HSIM_PPOS_NONE;
+        int64_t t = naive_run_back(&n, b.from, b.procs, 0);
+        hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, 0, &before, &start);
+        bad |= got != S(t);
+        if (t == b.from)
+            continue;
+        int64_t dur = b.to - b.from;
+        int64_t taken = t + dur < b.from ? t + dur : b.from;
+        int64_t back = t + dur < b.from ? b.from : t + dur;
+        add_both(&p, &n, t, taken, -b.procs, start, where);
+        add_both(&p, &n, back, b.to, b.procs, last, where);
+        last = (hsim_ppos_t){where[1].k, where[1].i - 1};
+        moved++;
+        for (int j = 0; j < 4; j++) { /* around the two changes */
+            int64_t u = (j < 2 ? t : back) + j % 2 - 1;
+            bad |= hsim_profile_free_at(&p, S(u)) != naive_at(&n, u);
+        }
+    }
+    CU_ASSERT(moved > len / 2); /* the chain moved up, most of it */
+    for (int64_t u = 0; u < HORIZON && !bad; u++)
+        bad |= hsim_profile_free_at(&p, S(u)) != naive_at(&n, u);
+    for (int j = 0; j < 200 && !bad; j++) { /* the chunks' bounds still hold */
+        int64_t from = (int64_t)gsl_rng_uniform_int(r, HORIZON - 1);
+        int32_t procs = 1 + (int32_t)gsl_rng_uniform_int(r, 3);
+        int64_t dur = 1 + (int64_t)gsl_rng_uniform_int(r, 12);
+        bad |= hsim_profile_earliest(&p, S(from), procs, S(dur)) !=
+               S(naive_earliest(&n, from, procs, dur));
+    }
+    if (bad)
+        fprintf(stderr, "\nchain moves differ from the brute force, seed %lu\n", seed);
+    CU_ASSERT_FALSE(bad);
+    hsim_profile_free(&p);
+    gsl_rng_free(r);
+}
+
+static void test_chain_moves(void)
+{
+    for (unsigned long seed = 1; seed <= 20; seed++)
+        chain_seed(seed);
+}
+
+/* A breakpoint slides across the boundary of two chunks: an addition that
+   makes the last step of a chunk partly equal to the first of the next,
+   or to the step before it, inserts no step. */
+static void test_slide_across_chunks(void)
+{
+    naive_t n;
+    n.capacity = 4;
+    for (int i = 0; i < HORIZON; i++)
+        n.free[i] = n.capacity;
+    hsim_profile_t p;
+    CU_ASSERT_FATAL(hsim_profile_init(&p, n.capacity, 0) == 0);
+    /* 3 free over [3i, 3i + 1), 4 over [3i + 1, 3i + 3) */
+    for (int64_t t = 0; t + 3 < HORIZON; t += 3)
+        add_both(&p, &n, t, t + 1, -1, HSIM_PPOS_NONE, NULL);
+    CU_ASSERT_FATAL(p.nc > 10);
+    int slid_next = 0, slid_prev = 0;
+    for (size_t k = 1; k < p.nc; k++) {
+        const hsim_pchunk_t *c = p.c[k - 1];
+        int64_t last = c->t[c->n - 1] / HSIM_SECOND, end = p.first[k] / HSIM_SECOND;
+        if (end - last < 2 || c->n < 2)
+            continue; /* the last step is [3i, 3i + 1), or alone */
+        size_t steps = hsim_profile_steps(&p);
+        if (k % 2) { /* [end - 1, end) becomes like the next chunk's first */
+            add_both(&p, &n, end - 1, end, naive_at(&n, end) - naive_at(&n, end - 1),
+                     HSIM_PPOS_NONE, NULL);
+            CU_ASSERT_EQUAL(p.first[k], S(end - 1));
+            slid_next++;
+        } else { /* [last, last + 1) becomes like the step before it */
+            add_both(&p, &n, last, last + 1, naive_at(&n, last - 1) - naive_at(&n, last),
+                     HSIM_PPOS_NONE, NULL);
+            slid_prev++;
+        }
+        CU_ASSERT_EQUAL(hsim_profile_steps(&p), steps);
+    }
+    CU_ASSERT(slid_next > 2 && slid_prev > 2);
+    int bad = 0;
+    for (int64_t u = 0; u < HORIZON; u++)
+        bad |= hsim_profile_free_at(&p, S(u)) != naive_at(&n, u);
+    for (int64_t from = 0; from < HORIZON - 20; from += 7)
+        bad |= hsim_profile_earliest(&p, S(from), 4, S(2)) != S(naive_earliest(&n, from, 4, 2));
+    CU_ASSERT_FALSE(bad);
+    hsim_profile_free(&p);
+}
+
 static void test_many_chunks(void)
 {
     /* 2,000 bookings of one processor at distinct times: far more steps than
@@ -199,5 +337,7 @@ void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("profile");
     HSIM_TEST(s, test_against_brute_force);
+    HSIM_TEST(s, test_chain_moves);
+    HSIM_TEST(s, test_slide_across_chunks);
     HSIM_TEST(s, test_many_chunks);
 }
