@@ -85,7 +85,10 @@ typedef struct cons {
                                  (b) looks first) */
     int ready;                /* profile initialised */
     shape_fit_t fits[SHAPE_CACHE]; /* by hash of the shape */
-    uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries */
+    uint16_t live[SHAPE_CACHE];    /* slots of the non-empty entries... */
+    int32_t live_procs[SHAPE_CACHE];   /* ...and their shapes, packed for */
+    hsim_time_t live_dur[SHAPE_CACHE]; /* the scan of shape_window_before() */
+    uint16_t live_of[SHAPE_CACHE]; /* by slot: its place in live[] */
     uint64_t maybe_exact[SHAPE_CACHE / 64]; /* a bit for each slot whose
                                                entry may be exact (a few) */
     uint64_t n_given;         /* give-backs since the cache was emptied... */
@@ -326,15 +329,21 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
            none. */
         hsim_time_t bound = now;
         for (size_t i = 0; i < s->n_live; i++) {
-            shape_fit_t *o = &s->fits[s->live[i]];
-            if (o->procs <= procs && o->dur <= dur && o != f) {
+            if (s->live_procs[i] <= procs && s->live_dur[i] <= dur) {
+                shape_fit_t *o = &s->fits[s->live[i]];
+                if (o == f)
+                    continue;
                 catch_up(s, o, now);
                 if (o->earliest > bound)
                     bound = o->earliest;
             }
         }
-        if (!f->procs)
+        if (!f->procs) {
+            s->live_of[slot] = (uint16_t)s->n_live;
             s->live[s->n_live++] = (uint16_t)slot;
+        }
+        s->live_procs[s->live_of[slot]] = procs;
+        s->live_dur[s->live_of[slot]] = dur;
         *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = bound, .exact = 0,
                            .seen = s->n_given};
     } else {
