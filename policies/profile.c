@@ -357,6 +357,54 @@ static int slide(hsim_profile_t *p, pos_t q, hsim_time_t from, hsim_time_t to, i
     return 0;
 }
 
+/*
+ * An addition over [from, to) where from is the start of step q, which
+ * becomes equal to the step before it, and to falls inside a later step m
+ * of the same chunk: the breakpoint at from goes and one at to comes.  The
+ * steps between shift down one place as they change, instead of a merge
+ * and a split that each move the rest of the chunk.  (This is how a move
+ * takes a run of free processors that spans several steps.)  Returns 1
+ * when done so, with *a and *b the steps holding from and to.
+ */
+static int shift_down(hsim_profile_t *p, pos_t q, hsim_time_t from, hsim_time_t to,
+                      int32_t delta, pos_t *a, pos_t *b)
+{
+    hsim_pchunk_t *c = p->c[q.k];
+    int32_t i = q.i, n = c->n;
+    if (i == 0 || c->t[i] != from || c->free[i - 1] != c->free[i] + delta)
+        return 0;
+    int32_t m = i;
+    while (m + 1 < n && c->t[m + 1] < to)
+        m++;
+    if (m + 1 < n ? to == c->t[m + 1] : q.k + 1 == p->nc || to >= p->first[q.k + 1])
+        return 0; /* to is a breakpoint already, or past the chunk */
+    /* the new counts are those of steps i..m plus delta (step i's equals
+       the one before it): bounds as add_steps() keeps them */
+    int32_t last = c->free[m], lo = c->free[i] + delta, hi = lo;
+    for (int32_t j = i; j < m; j++) {
+        int32_t v = c->free[j + 1] + delta;
+        c->t[j] = c->t[j + 1];
+        c->free[j] = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    c->t[m] = to;
+    c->free[m] = last;
+    HSIM_ASSERT(lo + c->lazy >= 0 && hi + c->lazy <= p->capacity);
+    if (delta > 0) {
+        if (hi > c->max)
+            c->max = hi;
+    } else {
+        if (lo < c->min)
+            c->min = lo;
+        if (hi - delta >= c->max)
+            chunk_bounds(c);
+    }
+    *a = (pos_t){q.k, i - 1};
+    *b = (pos_t){q.k, m};
+    return 1;
+}
+
 int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta,
                           hsim_ppos_t near, hsim_ppos_t where[2])
 {
@@ -366,7 +414,7 @@ int hsim_profile_add_near(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, i
         near.i = INT32_MAX; /* the chunk only: adds jump about */
     }
     pos_t a, b, q = locate_from(p, from, &near);
-    if (slide(p, q, from, to, delta, &a, &b)) {
+    if (slide(p, q, from, to, delta, &a, &b) || shift_down(p, q, from, to, delta, &a, &b)) {
         p->finger = hint_of(p, a);
         if (where) {
             where[0] = hint_of(p, a);
