@@ -281,10 +281,27 @@ static void merge_at(hsim_profile_t *p, pos_t q)
     c->n--; /* the equal step before it stays: max and min are unchanged */
 }
 
-/* Adds delta to steps [from, to) of chunk c, keeps its max and its lower
-   bound (more processors leave a bound true) and checks that the counts
-   stay within 0..capacity.  The loops have no exits, so the compiler can
-   vectorise them. */
+/* Keeps chunk c's max and lower bound after delta was added to some of its
+   counts, lo and hi the least and largest of them after the change (more
+   processors leave a bound true), and checks that they stay within
+   0..capacity. */
+static void keep_bounds(hsim_pchunk_t *c, int32_t lo, int32_t hi, int32_t delta,
+                        int32_t capacity)
+{
+    HSIM_ASSERT(lo + c->lazy >= 0 && hi + c->lazy <= capacity);
+    if (delta > 0) {
+        if (hi > c->max)
+            c->max = hi;
+    } else {
+        if (lo < c->min)
+            c->min = lo;
+        if (hi - delta >= c->max)
+            chunk_bounds(c); /* the largest step may have been among them */
+    }
+}
+
+/* Adds delta to steps [from, to) of chunk c and keeps its bounds.  The
+   loop has no exits, so the compiler can vectorise it. */
 static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
                       int32_t capacity)
 {
@@ -295,18 +312,8 @@ static void add_steps(hsim_pchunk_t *c, int32_t from, int32_t to, int32_t delta,
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }
-    HSIM_ASSERT(from == to || (lo + c->lazy >= 0 && hi + c->lazy <= capacity));
-    if (from == to)
-        return;
-    if (delta > 0) {
-        if (hi > c->max)
-            c->max = hi;
-    } else {
-        if (lo < c->min)
-            c->min = lo;
-        if (hi - delta >= c->max)
-            chunk_bounds(c); /* the largest step may have been among them */
-    }
+    if (from < to)
+        keep_bounds(c, lo, hi, delta, capacity);
 }
 
 int hsim_profile_add(hsim_profile_t *p, hsim_time_t from, hsim_time_t to, int32_t delta)
@@ -378,8 +385,8 @@ static int shift_down(hsim_profile_t *p, pos_t q, hsim_time_t from, hsim_time_t 
         m++;
     if (m + 1 < n ? to == c->t[m + 1] : q.k + 1 == p->nc || to >= p->first[q.k + 1])
         return 0; /* to is a breakpoint already, or past the chunk */
-    /* the new counts are those of steps i..m plus delta (step i's equals
-       the one before it): bounds as add_steps() keeps them */
+    /* the changed counts: steps i..m plus delta (step i's now equals the
+       one before it) */
     int32_t last = c->free[m], lo = c->free[i] + delta, hi = lo;
     for (int32_t j = i; j < m; j++) {
         int32_t v = c->free[j + 1] + delta;
@@ -390,16 +397,7 @@ static int shift_down(hsim_profile_t *p, pos_t q, hsim_time_t from, hsim_time_t 
     }
     c->t[m] = to;
     c->free[m] = last;
-    HSIM_ASSERT(lo + c->lazy >= 0 && hi + c->lazy <= p->capacity);
-    if (delta > 0) {
-        if (hi > c->max)
-            c->max = hi;
-    } else {
-        if (lo < c->min)
-            c->min = lo;
-        if (hi - delta >= c->max)
-            chunk_bounds(c);
-    }
+    keep_bounds(c, lo, hi, delta, p->capacity);
     *a = (pos_t){q.k, i - 1};
     *b = (pos_t){q.k, m};
     return 1;

@@ -29,6 +29,15 @@ static hsim_time_t S(int64_t s) { return s * HSIM_SECOND; }
 
 static int32_t naive_at(const naive_t *n, int64_t s) { return s < HORIZON ? n->free[s] : n->capacity; }
 
+/* Both profiles, all processors free from time 0. */
+static void start_both(hsim_profile_t *p, naive_t *n, int32_t capacity)
+{
+    n->capacity = capacity;
+    for (int i = 0; i < HORIZON; i++)
+        n->free[i] = capacity;
+    CU_ASSERT_FATAL(hsim_profile_init(p, capacity, 0) == 0);
+}
+
 static int64_t naive_earliest(const naive_t *n, int64_t from, int32_t procs, int64_t dur)
 {
     for (int64_t t = from;; t++) {
@@ -60,11 +69,8 @@ static void run_seed(unsigned long seed)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     naive_t n;
-    n.capacity = 1 + (int32_t)gsl_rng_uniform_int(r, 64);
-    for (int i = 0; i < HORIZON; i++)
-        n.free[i] = n.capacity;
     hsim_profile_t p;
-    CU_ASSERT_FATAL(hsim_profile_init(&p, n.capacity, 0) == 0);
+    start_both(&p, &n, 1 + (int32_t)gsl_rng_uniform_int(r, 64));
     booking_t *live = malloc(4000 * sizeof *live);
     size_t n_live = 0;
     int64_t now = 0;
@@ -185,11 +191,8 @@ static void chain_seed(unsigned long seed)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     naive_t n;
-    n.capacity = 3;
-    for (int i = 0; i < HORIZON; i++)
-        n.free[i] = n.capacity;
     hsim_profile_t p;
-    CU_ASSERT_FATAL(hsim_profile_init(&p, n.capacity, 0) == 0);
+    start_both(&p, &n, 3);
     hsim_ppos_t where[2];
     /* a background of one-processor bookings: thousands of steps */
     for (int64_t t = 0; t + 1 < HORIZON; t += 2)
@@ -267,11 +270,8 @@ static void test_chain_moves(void)
 static void test_slide_across_chunks(void)
 {
     naive_t n;
-    n.capacity = 4;
-    for (int i = 0; i < HORIZON; i++)
-        n.free[i] = n.capacity;
     hsim_profile_t p;
-    CU_ASSERT_FATAL(hsim_profile_init(&p, n.capacity, 0) == 0);
+    start_both(&p, &n, 4);
     /* 3 free over [3i, 3i + 1), 4 over [3i + 1, 3i + 3) */
     for (int64_t t = 0; t + 3 < HORIZON; t += 3)
         add_both(&p, &n, t, t + 1, -1, HSIM_PPOS_NONE, NULL);
