@@ -45,6 +45,7 @@
 #include "profile.h"
 #include "queue.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SHAPE_CACHE 256 /* entries in the shape cache, direct-mapped */
@@ -105,6 +106,8 @@ typedef struct cons {
     uint64_t layout;          /* ...the queue's layout seen here */
     hsim_ppos_t chain;        /* the step before the end of the last move's
                                  give-back (see book_move()) */
+    int check;                /* HSIM_CHECK set: check the profile's
+                                 invariants after every change of it */
 } cons_t;
 
 static int cons_create(const hsim_policy_params_t *p, void **state)
@@ -124,8 +127,18 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
     s->pass = 1; /* so that no zeroed note is ever of the last pass */
     s->vacated_lo = HSIM_TIME_MAX;
     s->vacated_hi = -1;
+    s->check = getenv("HSIM_CHECK") != NULL;
     *state = s;
     return 0;
+}
+
+/* With HSIM_CHECK set, aborts when the profile breaks an invariant (a
+   programming error); O(breakpoints). */
+static void check_profile(const cons_t *s)
+{
+    const char *why = s->check ? hsim_profile_check(&s->profile) : NULL;
+    if (why)
+        hsim_assert_fail(why, __FILE__, __LINE__);
 }
 
 static void cons_destroy(void *state)
@@ -237,6 +250,7 @@ static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
     if (rc == 0)
         *before = step_before(where[0]);
+    check_profile(s);
     return rc;
 }
 
@@ -244,7 +258,10 @@ static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
 static int unbook(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs)
 {
     int rc = shapes_given(s, t);
-    return rc ? rc : hsim_profile_add(&s->profile, t, t + dur, procs);
+    if (rc == 0)
+        rc = hsim_profile_add(&s->profile, t, t + dur, procs);
+    check_profile(s);
+    return rc;
 }
 
 /* A reservation for dur moved from at to t < at takes [t, this) that it
@@ -283,6 +300,7 @@ static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
         rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, s->chain, gave);
     if (rc == 0)
         s->chain = step_before(gave[1]);
+    check_profile(s);
     return rc;
 }
 

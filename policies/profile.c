@@ -574,3 +574,36 @@ size_t hsim_profile_steps(const hsim_profile_t *p)
         n += (size_t)p->c[k]->n;
     return n;
 }
+
+const char *hsim_profile_check(const hsim_profile_t *p)
+{
+    if (p->nc < 1 || p->nc > p->capc)
+        return "chunk count out of range";
+    for (size_t k = 0; k < p->nc; k++) {
+        const hsim_pchunk_t *c = p->c[k];
+        if (c->n < 1 || c->n > HSIM_PROFILE_CHUNK)
+            return "a chunk's step count is out of range";
+        if (p->first[k] != c->t[0])
+            return "first[] differs from a chunk's first step";
+        if (k > 0 && p->c[k - 1]->t[p->c[k - 1]->n - 1] >= c->t[0])
+            return "steps out of order across chunks";
+        int32_t most = c->free[0];
+        for (int32_t i = 0; i < c->n; i++) {
+            if (i > 0 && c->t[i - 1] >= c->t[i])
+                return "steps out of order in a chunk";
+            if (i > 0 && c->free[i - 1] == c->free[i])
+                return "two equal steps side by side in a chunk";
+            if (c->free[i] + c->lazy < 0 || c->free[i] + c->lazy > p->capacity)
+                return "a free count is out of 0..capacity";
+            if (c->free[i] < c->min)
+                return "a chunk's lower bound is above one of its steps";
+            most = c->free[i] > most ? c->free[i] : most;
+        }
+        if (c->max != most)
+            return "a chunk's max is not its largest step";
+    }
+    const hsim_pchunk_t *last = p->c[p->nc - 1];
+    if (last->free[last->n - 1] + last->lazy != p->capacity)
+        return "the last step does not have every processor free";
+    return NULL;
+}

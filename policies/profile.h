@@ -98,5 +98,11 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
 /* Steps in the profile (for tests and statistics).  O(chunks). */
 size_t hsim_profile_steps(const hsim_profile_t *p);
+/* Checks every invariant above: steps in time order within and across
+   chunks, first[] in step with the chunks, no two equal steps side by side
+   in a chunk, counts within 0..capacity, each chunk's max exact and its min
+   a true bound, the last step all free.  NULL when they hold, else what
+   does not.  O(steps); for tests and HSIM_CHECK (backfill_conservative.c). */
+const char *hsim_profile_check(const hsim_profile_t *p);
 
 #endif

@@ -29,6 +29,15 @@ static hsim_time_t S(int64_t s) { return s * HSIM_SECOND; }
 
 static int32_t naive_at(const naive_t *n, int64_t s) { return s < HORIZON ? n->free[s] : n->capacity; }
 
+/* 1 when the profile breaks one of its invariants, said on stderr. */
+static int broken(const hsim_profile_t *p)
+{
+    const char *why = hsim_profile_check(p);
+    if (why)
+        fprintf(stderr, "\nprofile invariant: %s\n", why);
+    return why != NULL;
+}
+
 /* Both profiles, all processors free from time 0. */
 static void start_both(hsim_profile_t *p, naive_t *n, int32_t capacity)
 {
@@ -77,6 +86,8 @@ static void run_seed(unsigned long seed)
     hsim_ppos_t hint = HSIM_PPOS_NONE; /* run_back() keeps it; now and then spoilt */
     int bad = 0;
     for (int op = 0; op < 4000 && !bad; op++) {
+        if ((bad = broken(&p))) /* after the last operation */
+            break;
         double u = gsl_rng_uniform(r);
         if (u < 0.45 && n_live < 4000) { /* book at the earliest fit */
             int32_t procs = 1 + (int32_t)gsl_rng_uniform_int(r, (unsigned long)n.capacity);
@@ -161,6 +172,7 @@ static void run_seed(unsigned long seed)
             bad |= hsim_profile_min(&p, S(t), S(t + len), near) != least;
         }
     }
+    bad |= broken(&p);
     if (bad)
         fprintf(stderr, "\nprofile differs from the brute force, seed %lu\n", seed);
     CU_ASSERT_FALSE(bad);
@@ -236,6 +248,7 @@ static void chain_seed(unsigned long seed)
         add_both(&p, &n, back, b.to, b.procs, last, where);
         last = (hsim_ppos_t){where[1].k, where[1].i - 1};
         moved++;
+        bad |= broken(&p);
         for (int j = 0; j < 4; j++) { /* around the two changes */
             int64_t u = (j < 2 ? t : back) + j % 2 - 1;
             bad |= hsim_profile_free_at(&p, S(u)) != naive_at(&n, u);
@@ -294,6 +307,7 @@ static void test_slide_across_chunks(void)
             slid_prev++;
         }
         CU_ASSERT_EQUAL(hsim_profile_steps(&p), steps);
+        CU_ASSERT_FALSE(broken(&p));
     }
     CU_ASSERT(slid_next > 2 && slid_prev > 2);
     int bad = 0;
@@ -328,6 +342,7 @@ static void test_many_chunks(void)
     CU_ASSERT_EQUAL(hsim_profile_earliest(&p, S(3), 3, S(2)), S(4)); /* 2 free at 3 */
     CU_ASSERT_EQUAL(hsim_profile_earliest(&p, 0, 4, S(3)), S(5998));
     CU_ASSERT_EQUAL(hsim_profile_earliest_until(&p, 0, 4, S(3), S(100)) > S(100), 1);
+    CU_ASSERT_FALSE(broken(&p));
     hsim_profile_trim(&p, S(4500));
     CU_ASSERT_EQUAL(hsim_profile_free_at(&p, S(4500)), 4 - 1 - 1500 % 3);
     hsim_profile_free(&p);
