@@ -250,7 +250,8 @@ static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
     if (rc == 0)
         *before = step_before(where[0]);
-    check_profile(s);
+    if (rc == 0)
+        check_profile(s);
     return rc;
 }
 
@@ -260,7 +261,8 @@ static int unbook(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs)
     int rc = shapes_given(s, t);
     if (rc == 0)
         rc = hsim_profile_add(&s->profile, t, t + dur, procs);
-    check_profile(s);
+    if (rc == 0)
+        check_profile(s);
     return rc;
 }
 
@@ -300,7 +302,8 @@ static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
         rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, s->chain, gave);
     if (rc == 0)
         s->chain = step_before(gave[1]);
-    check_profile(s);
+    if (rc == 0)
+        check_profile(s);
     return rc;
 }
 
