@@ -248,10 +248,10 @@ static int book(cons_t *s, hsim_time_t t, hsim_time_t dur, int32_t procs,
     shapes_taken(s, t, t + dur);
     hsim_ppos_t where[2];
     int rc = hsim_profile_add_near(&s->profile, t, t + dur, -procs, HSIM_PPOS_NONE, where);
-    if (rc == 0)
+    if (rc == 0) {
         *before = step_before(where[0]);
-    if (rc == 0)
         check_profile(s);
+    }
     return rc;
 }
 
@@ -300,10 +300,10 @@ static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
         rc = hsim_profile_add_near(&s->profile, t, taken, -procs, near, NULL);
     if (rc == 0)
         rc = hsim_profile_add_near(&s->profile, back, at + dur, procs, s->chain, gave);
-    if (rc == 0)
+    if (rc == 0) {
         s->chain = step_before(gave[1]);
-    if (rc == 0)
         check_profile(s);
+    }
     return rc;
 }
 
