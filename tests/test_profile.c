@@ -73,6 +73,36 @@ typedef struct booking {
     int32_t procs;
 } booking_t;
 
+/* Adds delta over [from, to) to both profiles; hints as conservative
+   backfilling passes them. */
+static void add_both(hsim_profile_t *p, naive_t *n, int64_t from, int64_t to, int32_t delta,
+                     hsim_ppos_t near, hsim_ppos_t where[2])
+{
+    CU_ASSERT_EQUAL(hsim_profile_add_near(p, S(from), S(to), delta, near, where), 0);
+    for (int64_t t = from; t < to; t++)
+        n->free[t] += delta;
+}
+
+/* Moves booking *b up to start t < b->from in both profiles, as
+   conservative backfilling does: only the differences of the two slots
+   change (the breakpoints slide).  near: a hint for t; *last (may be
+   NULL): a hint for the give-back, then one for the step before its end.
+   Returns where the give-back starts. */
+static int64_t move_both(hsim_profile_t *p, naive_t *n, booking_t *b, int64_t t,
+                         hsim_ppos_t near, hsim_ppos_t *last)
+{
+    int64_t dur = b->to - b->from;
+    int64_t taken = t + dur < b->from ? t + dur : b->from;
+    int64_t back = t + dur < b->from ? b->from : t + dur;
+    hsim_ppos_t where[2];
+    add_both(p, n, t, taken, -b->procs, near, where);
+    add_both(p, n, back, b->to, b->procs, last ? *last : HSIM_PPOS_NONE, where);
+    if (last)
+        *last = (hsim_ppos_t){where[1].k, where[1].i - 1};
+    *b = (booking_t){t, t + dur, b->procs};
+    return back;
+}
+
 static void run_seed(unsigned long seed)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -121,9 +151,7 @@ static void run_seed(unsigned long seed)
                     n.free[t] += b.procs;
             }
         } else if (u < 0.75 && n_live) {
-            /* move one up into the free run that ends at its start, as
-               conservative backfilling does: only the differences of
-               the two slots change (the breakpoints slide) */
+            /* move one up into the free run that ends at its start */
             size_t k = gsl_rng_uniform_int(r, n_live);
             booking_t b = live[k];
             if (b.from <= now + 1)
@@ -133,15 +161,7 @@ static void run_seed(unsigned long seed)
             bad |= got != S(t);
             if (t == b.from)
                 continue;
-            int64_t dur = b.to - b.from, taken = t + dur < b.from ? t + dur : b.from;
-            int64_t back = t + dur < b.from ? b.from : t + dur;
-            CU_ASSERT_EQUAL(hsim_profile_add(&p, S(t), S(taken), -b.procs), 0);
-            CU_ASSERT_EQUAL(hsim_profile_add(&p, S(back), S(b.to), b.procs), 0);
-            for (int64_t u2 = t; u2 < taken; u2++)
-                n.free[u2] -= b.procs;
-            for (int64_t u2 = back; u2 < b.to; u2++)
-                n.free[u2] += b.procs;
-            live[k] = (booking_t){t, t + dur, b.procs};
+            (void)move_both(&p, &n, &live[k], t, HSIM_PPOS_NONE, NULL);
         } else if (u < 0.80) { /* time passes */
             now += (int64_t)gsl_rng_uniform_int(r, 20);
             hsim_profile_trim(&p, S(now));
@@ -188,16 +208,6 @@ static void test_against_brute_force(void)
         run_seed(seed);
 }
 
-/* Adds delta over [from, to) to both profiles; hints as conservative
-   backfilling passes them. */
-static void add_both(hsim_profile_t *p, naive_t *n, int64_t from, int64_t to, int32_t delta,
-                     hsim_ppos_t near, hsim_ppos_t where[2])
-{
-    CU_ASSERT_EQUAL(hsim_profile_add_near(p, S(from), S(to), delta, near, where), 0);
-    for (int64_t t = from; t < to; t++)
-        n->free[t] += delta;
-}
-
 static void chain_seed(unsigned long seed)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -241,12 +251,7 @@ static void chain_seed(unsigned long seed)
         bad |= got != S(t);
         if (t == b.from)
             continue;
-        int64_t dur = b.to - b.from;
-        int64_t taken = t + dur < b.from ? t + dur : b.from;
-        int64_t back = t + dur < b.from ? b.from : t + dur;
-        add_both(&p, &n, t, taken, -b.procs, start, where);
-        add_both(&p, &n, back, b.to, b.procs, last, where);
-        last = (hsim_ppos_t){where[1].k, where[1].i - 1};
+        int64_t back = move_both(&p, &n, &b, t, start, &last);
         moved++;
         bad |= broken(&p);
         for (int j = 0; j < 4; j++) { /* around the two changes */
