@@ -34,6 +34,7 @@ typedef struct parse {
     int wl_line;               /* line of [workload], 0 if none */
     int format_line;           /* line of [workload] format, 0 if none */
     int processors_line;       /* line of [cluster] processors, 0 if none */
+    int wl_lines[18];          /* by bit of seen_wl: the key's line */
 } parse_t;
 
 static int fail(parse_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -312,7 +313,8 @@ static int parse_bool(const char *v, int *out)
     return 0;
 }
 
-/* Marks key bit in *seen; complains on a repeat. */
+/* Marks key bit in *seen; complains on a repeat.  Notes the line of a
+   [workload] key (see not_read()). */
 static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
 {
     if (*seen & bit) {
@@ -320,6 +322,8 @@ static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
         return 0;
     }
     *seen |= bit;
+    if (seen == &p->seen_wl)
+        p->wl_lines[__builtin_ctz(bit)] = p->line;
     return 1;
 }
 
@@ -740,6 +744,70 @@ static void set_defaults(hsim_config_t *c, const char *path)
     c->gpus_per_job = 1;
 }
 
+/* The [workload] keys that only some formats read, by their bit in
+   seen_wl (see workload_key() and workload_more()); the others are read
+   by every format. */
+static const struct {
+    unsigned bit;
+    const char *key;
+    const char *formats; /* the formats that read it */
+    int on_nodes;        /* and only on a cluster of [nodes] */
+} format_keys[] = {
+    {2, "path", "swf, gavel, elasticflow, alibaba", 0},
+    {4, "clean", "swf", 0},
+    {16u << 1, "skip_bad_rows", "gavel, elasticflow, alibaba", 0},
+    {16u << 2, "jobs", "lublin, dl, mix", 0},
+    {16u << 3, "load", "lublin, dl, mix", 0},
+    {16u << 4, "users", "lublin, dl, mix", 0},
+    {16u << 5, "estimate_factor", "lublin, mix", 0},
+    {16u << 6, "scientific", "mix", 0},
+    {16u << 7, "dl", "mix", 0},
+    {16u << 8, "bigdata", "mix", 0},
+    {16u << 9, "gpu_share", "swf", 1},
+    {16u << 10, "gpus_per_job", "swf", 1},
+    {16u << 11, "fpga_share", "swf", 1},
+    {16u << 12, "class_by", "swf", 1},
+    {16u << 13, "max_job_cores", "mix", 0},
+};
+
+/* Is format one of the list "a, b, c"? */
+static int format_in(const char *format, const char *list)
+{
+    size_t n = strlen(format);
+    for (const char *s = list; *s; s++)
+        if ((s == list || s[-1] == ' ') && !strncmp(s, format, n) && (s[n] == ',' || !s[n]))
+            return 1;
+    return 0;
+}
+
+/* A [workload] key that the workload's format does not read would be
+   ignored without a word: that is an error, at the first such key's line. */
+static int not_read(parse_t *p)
+{
+    hsim_config_t *c = p->c;
+    size_t bad = SIZE_MAX;
+    int bad_line = 0;
+    for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
+        int line = p->wl_lines[__builtin_ctz(format_keys[i].bit)];
+        if ((p->seen_wl & format_keys[i].bit) && (bad == SIZE_MAX || line < bad_line) &&
+            (!format_in(c->format, format_keys[i].formats) ||
+             (format_keys[i].on_nodes && !c->n_nodes))) {
+            bad = i;
+            bad_line = line;
+        }
+    }
+    if (bad == SIZE_MAX)
+        return 0;
+    if (!format_in(c->format, format_keys[bad].formats))
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s:%d: [workload] %s does not apply to format %s: only %s read it",
+                         c->path, bad_line, format_keys[bad].key, c->format,
+                         format_keys[bad].formats);
+    return hsim_errf(p->e, HSIM_EINPUT,
+                     "%s:%d: [workload] %s applies only on a cluster of nodes: expected "
+                     "[nodes NAME] sections", c->path, bad_line, format_keys[bad].key);
+}
+
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
@@ -754,6 +822,9 @@ static int finish(parse_t *p, int ini_rc)
         return p->rc;
     if (ini_rc < 0)
         return hsim_errf(p->e, HSIM_ENOMEM, "%s: out of memory", c->path);
+    int rc = not_read(p);
+    if (rc)
+        return rc;
     /* Whole-file mistakes: named at the line that is missing something
        (the section, or the key that cannot stand), else at line 1. */
     int wl = p->wl_line ? p->wl_line : 1;

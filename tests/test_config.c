@@ -243,6 +243,37 @@ static void test_unknown_key_workload(void)
                     "unknown key 'maxjobs'", "[workload]", NULL);
 }
 
+/* A known [workload] key that the format does not read is an error, not
+   ignored without a word. */
+static void test_key_not_read(void)
+{
+    expect_error_at("[workload]\npath = t.swf\n\njobs = 500\n[policy a]\n", 4,
+                    "jobs does not apply to format swf", "lublin, dl, mix", NULL);
+    expect_error_at("[workload]\nformat = lublin\npath = t.swf\n[policy a]\n", 3,
+                    "path does not apply to format lublin", NULL, NULL);
+    expect_error_at("[workload]\nformat = elasticflow\npath = f.csv\nclean = pyss\n"
+                    "[policy a]\n", 4, "clean does not apply to format elasticflow",
+                    "only swf", NULL);
+    expect_error_at("[workload]\nformat = dl\nload = 0.5\nestimate_factor = 2\n"
+                    "[policy a]\n", 4, "estimate_factor", "format dl", "lublin, mix");
+    expect_error_at("[workload]\npath = t.swf\nmax_jobs = 5\nskip_bad_rows = true\n"
+                    "[policy a]\n", 4, "skip_bad_rows", "format swf", NULL);
+    expect_error_at("[workload]\nformat = lublin\nscientific = 0.5\n[policy a]\n", 3,
+                    "scientific", "only mix", NULL);
+    /* SWF jobs get accelerators and classes only on a cluster of nodes */
+    expect_error_at("[workload]\npath = t.swf\ngpu_share = 0.1\n[cluster]\n"
+                    "processors = 8\n[policy a]\n", 3, "gpu_share", "cluster of nodes",
+                    "[nodes NAME]");
+    /* the first such key in the file */
+    expect_error_at("[workload]\npath = t.swf\nusers = 3\njobs = 9\n[policy a]\n", 3,
+                    "users", NULL, NULL);
+    /* keys every format reads */
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\nmax_jobs = 5\njobs = 9\n"
+                          "estimate_factor = 2\n[cluster]\nprocessors = 8\n[policy a]\n",
+                          "exp/x.ini", &e), 0);
+}
+
 static void test_unknown_key_cluster(void)
 {
     expect_error_at(VALID_HEAD "[cluster]\nprocessors = 4\nnodes = 3\n", 8,
@@ -449,6 +480,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_unknown_section);
     HSIM_TEST(m, test_unknown_key_experiment);
     HSIM_TEST(m, test_unknown_key_workload);
+    HSIM_TEST(m, test_key_not_read);
     HSIM_TEST(m, test_unknown_key_cluster);
     HSIM_TEST(m, test_unknown_key_policy);
     HSIM_TEST(m, test_duplicate_key);

@@ -378,8 +378,9 @@ static void test_workload_keys(void)
     } by[] = {{"app", HSIM_CLASS_BY_APP}, {"partition", HSIM_CLASS_BY_PARTITION},
               {"none", HSIM_CLASS_BY_NONE}};
     for (size_t i = 0; i < 3; i++) {
-        char t[200];
-        snprintf(t, sizeof t, "[workload]\npath = t.swf\nclass_by = %s\n[policy p]\n", by[i].v);
+        char t[400];
+        snprintf(t, sizeof t, "[workload]\npath = t.swf\nclass_by = %s\n" NODES "[policy p]\n",
+                 by[i].v);
         CU_ASSERT_EQUAL_FATAL(parse_at(t, "exp/x.ini", &e), 0);
         CU_ASSERT_EQUAL(cfg.class_by, by[i].by);
     }
