@@ -175,4 +175,5 @@ const hsim_scheduler_t hsim_sched_easy = {
     .destroy = easy_destroy,
     .submitted = easy_submitted,
     .schedule = easy_schedule,
+    .reads_backfill_order = 1,
 };

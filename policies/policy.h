@@ -116,6 +116,8 @@ typedef struct hsim_scheduler {
     int running_any_order; /* 1: never reads view->running in est_end
                             order, so the engine may keep it unordered
                             (cheaper); 0 (the safe default): it is sorted */
+    int reads_backfill_order; /* 1: it tries jobs for backfilling in
+                                 params->backfill_order when given */
 } hsim_scheduler_t;
 
 #endif

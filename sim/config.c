@@ -314,7 +314,7 @@ static int parse_bool(const char *v, int *out)
 }
 
 /* Marks key bit in *seen; complains on a repeat.  Notes the line of a
-   [workload] key (see not_read()). */
+   [workload] or [policy] key (see not_read()). */
 static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
 {
     if (*seen & bit) {
@@ -324,6 +324,8 @@ static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
     *seen |= bit;
     if (seen == &p->seen_wl)
         p->wl_lines[__builtin_ctz(bit)] = p->line;
+    else if (p->policy && seen == &p->policy->seen)
+        p->policy->lines[__builtin_ctz(bit)] = p->line;
     return 1;
 }
 
@@ -780,6 +782,41 @@ static int format_in(const char *format, const char *list)
     return 0;
 }
 
+/* The same for [policy] keys: backfill_order is read only by a backfilling
+   discipline that tries jobs in an order of its own (easy), placement and
+   spread only on a cluster of nodes. */
+static int policy_not_read(parse_t *p)
+{
+    static const char *const keys[] = {"backfill_order", "placement", "spread"};
+    const hsim_config_t *c = p->c;
+    int cluster = c->n_nodes || c->alibaba_nodes[0];
+    const hsim_policy_config_t *bad = NULL;
+    int bad_key = 0, bad_line = 0;
+    for (size_t i = 0; i < c->n_policies; i++) {
+        const hsim_policy_config_t *pc = &c->policies[i];
+        for (int k = 0; k < 3; k++) { /* bits 8, 16, 32 of seen */
+            int line = pc->lines[3 + k];
+            int applies = k == 0 ? pc->scheduler->reads_backfill_order : cluster;
+            if ((pc->seen & (8u << k)) && !applies && (!bad || line < bad_line)) {
+                bad = pc;
+                bad_key = k;
+                bad_line = line;
+            }
+        }
+    }
+    if (!bad)
+        return 0;
+    if (bad_key == 0)
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s:%d: [policy %s] backfill_order does not apply to backfill = %s: "
+                         "only easy reads it", c->path, bad_line, bad->name,
+                         bad->scheduler->name);
+    return hsim_errf(p->e, HSIM_EINPUT,
+                     "%s:%d: [policy %s] %s applies only on a cluster of nodes: expected "
+                     "[nodes NAME] sections or [cluster] alibaba_nodes", c->path, bad_line,
+                     bad->name, keys[bad_key]);
+}
+
 /* A [workload] key that the workload's format does not read would be
    ignored without a word: that is an error, at the first such key's line. */
 static int not_read(parse_t *p)
@@ -797,7 +834,7 @@ static int not_read(parse_t *p)
         }
     }
     if (bad == SIZE_MAX)
-        return 0;
+        return policy_not_read(p);
     if (!format_in(c->format, format_keys[bad].formats))
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: [workload] %s does not apply to format %s: only %s read it",

@@ -24,6 +24,7 @@ typedef struct hsim_policy_config {
     const hsim_placement_t *placement;       /* placement = ... (default first-fit) */
     hsim_spread_t spread;                    /* spread = pack | spread (pack) */
     unsigned seen;                           /* keys already given (bits) */
+    int lines[6];                            /* by bit of seen: the key's line */
 } hsim_policy_config_t;
 
 /* A [nodes NAME] section: a node type. */

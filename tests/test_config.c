@@ -267,10 +267,24 @@ static void test_key_not_read(void)
     /* the first such key in the file */
     expect_error_at("[workload]\npath = t.swf\nusers = 3\njobs = 9\n[policy a]\n", 3,
                     "users", NULL, NULL);
+    /* [policy] keys: backfill_order is read by easy alone, placement and
+       spread on a cluster of nodes alone */
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nbackfill = conservative\n"
+                    "backfill_order = sjf\n", 5, "[policy a] backfill_order",
+                    "backfill = conservative", "only easy");
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nbackfill_order = sjf\n", 4,
+                    "backfill = none", NULL, NULL);
+    expect_error_at(VALID_HEAD "[policy b]\nspread = spread\nplacement = best-fit\n", 7,
+                    "[policy b] spread applies only on a cluster of nodes", "[nodes NAME]",
+                    "alibaba_nodes");
+    expect_error_at(VALID_HEAD "[policy b]\nbackfill = easy\nbackfill_order = sjf\n"
+                    "placement = best-fit\n", 9, "[policy b] placement", NULL, NULL);
     /* keys every format reads */
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\nmax_jobs = 5\njobs = 9\n"
                           "estimate_factor = 2\n[cluster]\nprocessors = 8\n[policy a]\n",
+                          "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "[policy b]\nbackfill = easy\nbackfill_order = sjf\n",
                           "exp/x.ini", &e), 0);
 }
 
