@@ -314,7 +314,7 @@ static int parse_bool(const char *v, int *out)
 }
 
 /* Marks key bit in *seen; complains on a repeat.  Notes the line of a
-   [workload] or [policy] key (see not_read()). */
+   [workload] or [policy] key (see workload_not_read()). */
 static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
 {
     if (*seen & bit) {
@@ -819,7 +819,7 @@ static int policy_not_read(parse_t *p)
 
 /* A [workload] key that the workload's format does not read would be
    ignored without a word: that is an error, at the first such key's line. */
-static int not_read(parse_t *p)
+static int workload_not_read(parse_t *p)
 {
     hsim_config_t *c = p->c;
     size_t bad = SIZE_MAX;
@@ -834,7 +834,7 @@ static int not_read(parse_t *p)
         }
     }
     if (bad == SIZE_MAX)
-        return policy_not_read(p);
+        return 0;
     if (!format_in(c->format, format_keys[bad].formats))
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: [workload] %s does not apply to format %s: only %s read it",
@@ -843,6 +843,22 @@ static int not_read(parse_t *p)
     return hsim_errf(p->e, HSIM_EINPUT,
                      "%s:%d: [workload] %s applies only on a cluster of nodes: expected "
                      "[nodes NAME] sections", c->path, bad_line, format_keys[bad].key);
+}
+
+/* Keys and sections that would change nothing are errors: the workload's
+   first, then the policies', then [class] sections without a cluster. */
+static int not_read(parse_t *p)
+{
+    const hsim_config_t *c = p->c;
+    int rc = workload_not_read(p);
+    if (rc == 0)
+        rc = policy_not_read(p);
+    if (rc == 0 && c->n_classes && !c->n_nodes && !c->alibaba_nodes[0])
+        rc = hsim_errf(p->e, HSIM_EINPUT,
+                       "%s:%d: [class %s] applies only on a cluster of nodes: expected "
+                       "[nodes NAME] sections or [cluster] alibaba_nodes", c->path,
+                       c->classes[0].line, c->classes[0].name);
+    return rc;
 }
 
 static int finish(parse_t *p, int ini_rc)

@@ -571,6 +571,9 @@ static void test_whole_file_mistakes(void)
     /* a trace format without a path */
     expect_file_error("[workload]\nformat = gavel\nthroughputs = t.csv\n" NODES "[policy p]\n",
                       "path", NULL);
+    /* [class] sections are read only on a cluster of nodes */
+    expect_error_at("[workload]\npath = t.swf\n[cluster]\nprocessors = 64\n[class app1]\n"
+                    "speed.gpu = 2\n[policy p]\n", 5, "[class app1]", "cluster of nodes", NULL);
     /* lublin runs on processors: no nodes needed */
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\n[cluster]\nprocessors = 64\n"
