@@ -172,6 +172,16 @@ int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
     return code;
 }
 
+double hsim_strtod(const char *s, char **end)
+{
+    const char *digits = s + (*s == '+' || *s == '-');
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        *end = (char *)s;
+        return 0;
+    }
+    return strtod(s, end);
+}
+
 size_t hsim_strlcpy(char *dst, const char *src, size_t size)
 {
     size_t n = strlen(src);

@@ -79,6 +79,10 @@ char *hsim_format_time(char *buf, size_t size, hsim_time_t t);
  * is still right).
  */
 int hsim_parse_fixed6(const char *s, int64_t *out, const char **end, int *inexact);
+/* strtod() for decimal numbers only: it also reads hexadecimal ones
+   ("0x1p-1" is 0.5), which no one writing an input file means; for those
+   *end = s (no number). */
+double hsim_strtod(const char *s, char **end);
 
 /*
  * Error messages travel in an hsim_err_t owned by the caller, so that the

@@ -252,7 +252,7 @@ static int parse_double(const char *v, double *out)
 {
     char *end;
     errno = 0;
-    double x = strtod(v, &end);
+    double x = hsim_strtod(v, &end);
     if (end == v || *end || errno || !isfinite(x))
         return -1;
     *out = x;
@@ -275,7 +275,7 @@ static int parse_size_mb(const char *v, int64_t *out)
 {
     char *end;
     errno = 0;
-    double x = strtod(v, &end);
+    double x = hsim_strtod(v, &end);
     if (end == v || errno || !isfinite(x) || x < 0)
         return -1;
     double scale = 1;

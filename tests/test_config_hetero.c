@@ -457,6 +457,10 @@ static void test_bad_speed_not_finite(void)
     expect_error_at(HEAD "[nodes n]\ncores = 2\nspeed = inf\n", 7, "speed", "inf", NULL);
     expect_error_at(HEAD "[nodes n]\ncores = 2\nspeed = nan\n", 7, "speed", "nan", NULL);
     expect_error_at(HEAD NODES "[class c]\nspeed.n = inf\n", 8, "speed.n", "inf", NULL);
+    /* decimal numbers only: strtod() would read these as 2 and 1 GiB */
+    expect_error_at(HEAD "[nodes n]\ncores = 2\nspeed = 0x2\n", 7, "speed", "0x2", NULL);
+    expect_error_at(HEAD "[nodes n]\ncores = 2\nmemory = 0x1p0G\n", 7, "memory", NULL, NULL);
+    expect_error_at(HEAD "[nodes n]\ncores = 2\nspeed = -0X1\n", 7, "speed", NULL, NULL);
 }
 
 static void test_bad_node_values(void)

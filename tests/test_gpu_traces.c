@@ -270,6 +270,10 @@ static void test_throughputs_errors(void)
     snprintf(text, sizeof text, "%sA,1,fast,2,3\n", h);
     expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number, found 'fast'",
                      NULL);
+    /* decimal only: strtod() alone would read 0x10 as 16 */
+    snprintf(text, sizeof text, "%sA,1,0x10,2,3\n", h);
+    expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number, found '0x10'",
+                     NULL);
     snprintf(text, sizeof text, "%sA,0,1,2,3\n", h);
     expect_bad_table(text, ":2: field 2 (scale_factor): expected an integer >= 1, found '0'",
                      NULL);

@@ -267,7 +267,7 @@ int hsim__field_double(const hsim__row_t *r, size_t i, const char *name,
 {
     const char *s = r->f[i];
     char *end;
-    double v = *s ? strtod(s, &end) : 0;
+    double v = *s ? hsim_strtod(s, &end) : 0;
     if (!*s || *end || !isfinite(v))
         return bad_field(r, i, name, why, size, "a number");
     if (v < min || v > max)
