@@ -7,6 +7,7 @@
  */
 #include "common.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -174,7 +175,10 @@ int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
 
 double hsim_strtod(const char *s, char **end)
 {
-    const char *digits = s + (*s == '+' || *s == '-');
+    const char *digits = s;
+    while (isspace((unsigned char)*digits)) /* as strtod() skips it */
+        digits++;
+    digits += *digits == '+' || *digits == '-';
     if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
         *end = (char *)s;
         return 0;

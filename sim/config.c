@@ -34,7 +34,8 @@ typedef struct parse {
     int wl_line;               /* line of [workload], 0 if none */
     int format_line;           /* line of [workload] format, 0 if none */
     int processors_line;       /* line of [cluster] processors, 0 if none */
-    int wl_lines[18];          /* by bit of seen_wl: the key's line */
+    int wl_lines[18];          /* by bit of seen_wl (bits 0..17): the key's
+                                  line */
 } parse_t;
 
 static int fail(parse_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -782,6 +783,34 @@ static int format_in(const char *format, const char *list)
     return 0;
 }
 
+/* A [workload] key that the workload's format does not read would be
+   ignored without a word: that is an error, at the first such key's line. */
+static int workload_not_read(parse_t *p)
+{
+    hsim_config_t *c = p->c;
+    size_t bad = SIZE_MAX;
+    int bad_line = 0;
+    for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
+        int line = p->wl_lines[__builtin_ctz(format_keys[i].bit)];
+        if ((p->seen_wl & format_keys[i].bit) && (bad == SIZE_MAX || line < bad_line) &&
+            (!format_in(c->format, format_keys[i].formats) ||
+             (format_keys[i].on_nodes && !c->n_nodes))) {
+            bad = i;
+            bad_line = line;
+        }
+    }
+    if (bad == SIZE_MAX)
+        return 0;
+    if (!format_in(c->format, format_keys[bad].formats))
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s:%d: [workload] %s does not apply to format %s: only %s read it",
+                         c->path, bad_line, format_keys[bad].key, c->format,
+                         format_keys[bad].formats);
+    return hsim_errf(p->e, HSIM_EINPUT,
+                     "%s:%d: [workload] %s applies only on a cluster of nodes: expected "
+                     "[nodes NAME] sections", c->path, bad_line, format_keys[bad].key);
+}
+
 /* The same for [policy] keys: backfill_order is read only by a backfilling
    discipline that tries jobs in an order of its own (easy), placement and
    spread only on a cluster of nodes. */
@@ -815,34 +844,6 @@ static int policy_not_read(parse_t *p)
                      "%s:%d: [policy %s] %s applies only on a cluster of nodes: expected "
                      "[nodes NAME] sections or [cluster] alibaba_nodes", c->path, bad_line,
                      bad->name, keys[bad_key]);
-}
-
-/* A [workload] key that the workload's format does not read would be
-   ignored without a word: that is an error, at the first such key's line. */
-static int workload_not_read(parse_t *p)
-{
-    hsim_config_t *c = p->c;
-    size_t bad = SIZE_MAX;
-    int bad_line = 0;
-    for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
-        int line = p->wl_lines[__builtin_ctz(format_keys[i].bit)];
-        if ((p->seen_wl & format_keys[i].bit) && (bad == SIZE_MAX || line < bad_line) &&
-            (!format_in(c->format, format_keys[i].formats) ||
-             (format_keys[i].on_nodes && !c->n_nodes))) {
-            bad = i;
-            bad_line = line;
-        }
-    }
-    if (bad == SIZE_MAX)
-        return 0;
-    if (!format_in(c->format, format_keys[bad].formats))
-        return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s:%d: [workload] %s does not apply to format %s: only %s read it",
-                         c->path, bad_line, format_keys[bad].key, c->format,
-                         format_keys[bad].formats);
-    return hsim_errf(p->e, HSIM_EINPUT,
-                     "%s:%d: [workload] %s applies only on a cluster of nodes: expected "
-                     "[nodes NAME] sections", c->path, bad_line, format_keys[bad].key);
 }
 
 /* Keys and sections that would change nothing are errors: the workload's

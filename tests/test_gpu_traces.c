@@ -274,6 +274,8 @@ static void test_throughputs_errors(void)
     snprintf(text, sizeof text, "%sA,1,0x10,2,3\n", h);
     expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number, found '0x10'",
                      NULL);
+    snprintf(text, sizeof text, "%sA,1, +0X1p4,2,3\n", h); /* libcsv trims the space */
+    expect_bad_table(text, ":2: field 3 (k80_steps_per_s): expected a number, found", NULL);
     snprintf(text, sizeof text, "%sA,0,1,2,3\n", h);
     expect_bad_table(text, ":2: field 2 (scale_factor): expected an integer >= 1, found '0'",
                      NULL);
