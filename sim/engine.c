@@ -27,7 +27,6 @@ typedef struct run {
     hsim_err_t *e;
 
     hsim_vjob_t *vjobs;        /* what policies see, by job index */
-    hsim_time_t *reserved_at;  /* pending reservation, -1 when none */
     uint8_t *state;            /* job_state below */
     int64_t *start_seq;        /* start order of running jobs */
 
@@ -302,7 +301,6 @@ static int start_job(run_t *r, int32_t job)
     r->running_procs += j->procs;
     r->start_seq[job] = seq;
     r->state[job] = JOB_RUNNING;
-    r->reserved_at[job] = -1;
     hsim_rheap_remove(&r->reservations, job);
 
     hsim_outcome_t *o = &r->out[job];
@@ -336,7 +334,6 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
                          (long long)r->w->jobs[job].id);
     if (at > HSIM_HORIZON)
         return past_horizon(r, job, "reservation");
-    r->reserved_at[job] = at;
     hsim_event_t ev = {.time = at, .seq = r->seq++, .job = job, .kind = HSIM_EV_START};
     hsim_rheap_set(&r->reservations, &ev);
     return 0;
@@ -447,12 +444,11 @@ static int setup(run_t *r)
 {
     size_t n = r->w->n_jobs;
     r->vjobs = hsim_calloc(n, sizeof *r->vjobs);
-    r->reserved_at = hsim_calloc(n, sizeof *r->reserved_at);
     r->state = hsim_calloc(n, sizeof *r->state);
     r->start_seq = hsim_calloc(n, sizeof *r->start_seq);
     r->wslot = hsim_calloc(n, sizeof *r->wslot);
     r->est_end = hsim_calloc(n, sizeof *r->est_end);
-    if (!r->vjobs || !r->reserved_at || !r->state || !r->start_seq || !r->wslot || !r->est_end)
+    if (!r->vjobs || !r->state || !r->start_seq || !r->wslot || !r->est_end)
         return HSIM_ENOMEM;
     r->ordered = !r->cfg->scheduler->running_any_order;
     if (!r->ordered) {
@@ -474,7 +470,6 @@ static int setup(run_t *r)
         r->vjobs[i] = (hsim_vjob_t){.submit = j->submit, .estimate = j->estimate,
                                     .requested = j->estimate, .procs = j->procs,
                                     .user = j->user};
-        r->reserved_at[i] = -1;
         r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING,
                                      .node = -1, .speed = 1.0f};
     }
@@ -518,7 +513,6 @@ static void teardown(run_t *r)
     hsim_heap_free(&r->heap);
     hsim_rheap_free(&r->reservations);
     hsim_free(r->vjobs);
-    hsim_free(r->reserved_at);
     hsim_free(r->state);
     hsim_free(r->start_seq);
     hsim_free(r->wslot);
