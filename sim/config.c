@@ -38,18 +38,38 @@ typedef struct parse {
                                   line */
 } parse_t;
 
+/* Records an error at line, unless one at an earlier or the same line is
+   recorded already; returns 0 (for on_key()). */
+static int vfail_at(parse_t *p, int line, const char *fmt, va_list ap)
+{
+    if (p->rc && p->err_line <= line)
+        return 0; /* keep the first error in the file */
+    char what[400];
+    vsnprintf(what, sizeof what, fmt, ap);
+    p->rc = hsim_errf(p->e, HSIM_EINPUT, "%s:%d: %s", p->c->path, line, what);
+    p->err_line = line;
+    return 0;
+}
+
+static int fail_at(parse_t *p, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_at(parse_t *p, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(p, line, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* An error at the line being parsed. */
 static int fail(parse_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(parse_t *p, const char *fmt, ...)
 {
-    if (p->rc)
-        return 0; /* keep the first error */
-    char what[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vfail_at(p, p->line, fmt, ap);
     va_end(ap);
-    p->rc = hsim_errf(p->e, HSIM_EINPUT, "%s:%d: %s", p->c->path, p->line, what);
-    p->err_line = p->line;
     return 0;
 }
 
@@ -784,66 +804,48 @@ static int format_in(const char *format, const char *list)
 }
 
 /* A [workload] key that the workload's format does not read would be
-   ignored without a word: that is an error, at the first such key's line. */
+   ignored without a word: that is an error, at the first such key's line.
+   Returns p->rc. */
 static int workload_not_read(parse_t *p)
 {
-    hsim_config_t *c = p->c;
-    size_t bad = SIZE_MAX;
-    int bad_line = 0;
+    const hsim_config_t *c = p->c;
     for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
-        int line = p->wl_lines[__builtin_ctz(format_keys[i].bit)];
-        if ((p->seen_wl & format_keys[i].bit) && (bad == SIZE_MAX || line < bad_line) &&
-            (!format_in(c->format, format_keys[i].formats) ||
-             (format_keys[i].on_nodes && !c->n_nodes))) {
-            bad = i;
-            bad_line = line;
-        }
+        unsigned bit = format_keys[i].bit;
+        const char *key = format_keys[i].key, *readers = format_keys[i].formats;
+        if (!(p->seen_wl & bit))
+            continue;
+        int line = p->wl_lines[__builtin_ctz(bit)];
+        if (!format_in(c->format, readers))
+            fail_at(p, line, "[workload] %s does not apply to format %s: only %s read it", key,
+                    c->format, readers);
+        else if (format_keys[i].on_nodes && !c->n_nodes)
+            fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
+                             "[nodes NAME] sections", key);
     }
-    if (bad == SIZE_MAX)
-        return 0;
-    if (!format_in(c->format, format_keys[bad].formats))
-        return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s:%d: [workload] %s does not apply to format %s: only %s read it",
-                         c->path, bad_line, format_keys[bad].key, c->format,
-                         format_keys[bad].formats);
-    return hsim_errf(p->e, HSIM_EINPUT,
-                     "%s:%d: [workload] %s applies only on a cluster of nodes: expected "
-                     "[nodes NAME] sections", c->path, bad_line, format_keys[bad].key);
+    return p->rc;
 }
 
 /* The same for [policy] keys: backfill_order is read only by a backfilling
    discipline that tries jobs in an order of its own (easy), placement and
    spread only on a cluster of nodes. */
-static int policy_not_read(parse_t *p)
+static int policy_not_read(parse_t *p, int cluster)
 {
-    static const char *const keys[] = {"backfill_order", "placement", "spread"};
+    static const char *const on_nodes[] = {"placement", "spread"}; /* bits 16, 32 */
     const hsim_config_t *c = p->c;
-    int cluster = c->n_nodes || c->alibaba_nodes[0];
-    const hsim_policy_config_t *bad = NULL;
-    int bad_key = 0, bad_line = 0;
     for (size_t i = 0; i < c->n_policies; i++) {
         const hsim_policy_config_t *pc = &c->policies[i];
-        for (int k = 0; k < 3; k++) { /* bits 8, 16, 32 of seen */
-            int line = pc->lines[3 + k];
-            int applies = k == 0 ? pc->scheduler->reads_backfill_order : cluster;
-            if ((pc->seen & (8u << k)) && !applies && (!bad || line < bad_line)) {
-                bad = pc;
-                bad_key = k;
-                bad_line = line;
-            }
-        }
+        if ((pc->seen & 8) && !pc->scheduler->reads_backfill_order)
+            fail_at(p, pc->lines[3], "[policy %s] backfill_order does not apply to "
+                                     "backfill = %s: only easy reads it",
+                    pc->name, pc->scheduler->name);
+        for (int k = 0; k < 2 && !cluster; k++)
+            if (pc->seen & (16u << k))
+                fail_at(p, pc->lines[4 + k], "[policy %s] %s applies only on a cluster of "
+                                             "nodes: expected [nodes NAME] sections or "
+                                             "[cluster] alibaba_nodes",
+                        pc->name, on_nodes[k]);
     }
-    if (!bad)
-        return 0;
-    if (bad_key == 0)
-        return hsim_errf(p->e, HSIM_EINPUT,
-                         "%s:%d: [policy %s] backfill_order does not apply to backfill = %s: "
-                         "only easy reads it", c->path, bad_line, bad->name,
-                         bad->scheduler->name);
-    return hsim_errf(p->e, HSIM_EINPUT,
-                     "%s:%d: [policy %s] %s applies only on a cluster of nodes: expected "
-                     "[nodes NAME] sections or [cluster] alibaba_nodes", c->path, bad_line,
-                     bad->name, keys[bad_key]);
+    return p->rc;
 }
 
 /* Keys and sections that would change nothing are errors: the workload's
@@ -851,15 +853,14 @@ static int policy_not_read(parse_t *p)
 static int not_read(parse_t *p)
 {
     const hsim_config_t *c = p->c;
-    int rc = workload_not_read(p);
-    if (rc == 0)
-        rc = policy_not_read(p);
-    if (rc == 0 && c->n_classes && !c->n_nodes && !c->alibaba_nodes[0])
-        rc = hsim_errf(p->e, HSIM_EINPUT,
-                       "%s:%d: [class %s] applies only on a cluster of nodes: expected "
-                       "[nodes NAME] sections or [cluster] alibaba_nodes", c->path,
-                       c->classes[0].line, c->classes[0].name);
-    return rc;
+    int cluster = c->n_nodes || c->alibaba_nodes[0];
+    if (workload_not_read(p) || policy_not_read(p, cluster))
+        return p->rc;
+    if (c->n_classes && !cluster)
+        fail_at(p, c->classes[0].line, "[class %s] applies only on a cluster of nodes: "
+                                       "expected [nodes NAME] sections or [cluster] "
+                                       "alibaba_nodes", c->classes[0].name);
+    return p->rc;
 }
 
 static int finish(parse_t *p, int ini_rc)
