@@ -627,6 +627,7 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
                        "partition", key, t->name);
     if (!first_time(p, &nc->seen, 1u << k, key))
         return 0;
+    nc->lines[k] = p->line;
     switch (k) {
     case 0:
         if (parse_int(v, 1, 10000000, &t->count))
@@ -804,9 +805,9 @@ static int format_in(const char *format, const char *list)
 }
 
 /* A [workload] key that the workload's format does not read would be
-   ignored without a word: that is an error, at the first such key's line.
-   Returns p->rc. */
-static int workload_not_read(parse_t *p)
+   ignored without a word: that is an error at its line (fail_at() keeps
+   the earliest of all). */
+static void workload_not_read(parse_t *p)
 {
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
@@ -822,13 +823,12 @@ static int workload_not_read(parse_t *p)
             fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
                              "[nodes NAME] sections", key);
     }
-    return p->rc;
 }
 
 /* The same for [policy] keys: backfill_order is read only by a backfilling
    discipline that tries jobs in an order of its own (easy), placement and
    spread only on a cluster of nodes. */
-static int policy_not_read(parse_t *p, int cluster)
+static void policy_not_read(parse_t *p, int cluster)
 {
     static const char *const on_nodes[] = {"placement", "spread"}; /* bits 16, 32 */
     const hsim_config_t *c = p->c;
@@ -845,17 +845,37 @@ static int policy_not_read(parse_t *p, int cluster)
                                              "[cluster] alibaba_nodes",
                         pc->name, on_nodes[k]);
     }
-    return p->rc;
 }
 
-/* Keys and sections that would change nothing are errors: the workload's
-   first, then the policies', then [class] sections without a cluster. */
+/* The same for [nodes] keys that describe devices the nodes do not have:
+   a GPU model or GPU memory without GPUs, an FPGA model without FPGAs. */
+static void nodes_not_read(parse_t *p)
+{
+    const hsim_config_t *c = p->c;
+    for (size_t i = 0; i < c->n_nodes; i++) {
+        const hsim_nodes_config_t *nc = &c->nodes[i];
+        const hsim_node_type_t *t = &nc->type;
+        if ((nc->seen & 32) && t->gpu_model[0] && !t->gpus)
+            fail_at(p, nc->lines[5], "[nodes %s] gpu_model names the GPUs, but the nodes "
+                                     "have none: expected gpus > 0", t->name);
+        if ((nc->seen & 64) && t->gpu_mem_mb && !t->gpus)
+            fail_at(p, nc->lines[6], "[nodes %s] gpu_memory is per GPU, but the nodes have "
+                                     "none: expected gpus > 0", t->name);
+        if ((nc->seen & 256) && t->fpga_model[0] && !t->fpgas)
+            fail_at(p, nc->lines[8], "[nodes %s] fpga_model names the FPGAs, but the nodes "
+                                     "have none: expected fpgas > 0", t->name);
+    }
+}
+
+/* Keys and sections that would change nothing are errors, at the earliest
+   line of all such mistakes. */
 static int not_read(parse_t *p)
 {
     const hsim_config_t *c = p->c;
     int cluster = c->n_nodes || c->alibaba_nodes[0];
-    if (workload_not_read(p) || policy_not_read(p, cluster))
-        return p->rc;
+    workload_not_read(p);
+    policy_not_read(p, cluster);
+    nodes_not_read(p);
     if (c->n_classes && !cluster)
         fail_at(p, c->classes[0].line, "[class %s] applies only on a cluster of nodes: "
                                        "expected [nodes NAME] sections or [cluster] "

@@ -32,6 +32,7 @@ typedef struct hsim_nodes_config {
     hsim_node_type_t type;           /* resolved: topology, then the keys */
     int line;                        /* line of the section header */
     unsigned seen;                   /* keys given (bits) */
+    int lines[12];                   /* by bit of seen: the key's line */
 } hsim_nodes_config_t;
 
 /* One "speed.TARGET = x" of a [class NAME] section. */

@@ -63,6 +63,32 @@ static int write_nodes(const experiment_t *x, const char *path, const hsim_run_s
     return 0;
 }
 
+/* cluster.csv: the node types as the replay saw them, after topologies,
+   keys and node lists were resolved. */
+static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
+    fputs("type,count,cores,memory_mb,gpus,gpu_model,gpu_memory_mb,fpgas,fpga_model,speed,"
+          "partition\n", f);
+    for (size_t i = 0; i < x->cluster.n_types; i++) {
+        const hsim_node_type_t *t = &x->cluster.types[i];
+        hsim_report_csv_field(f, t->name);
+        fprintf(f, ",%d,%d,%lld,%d,", t->count, t->cores, (long long)t->mem_mb, t->gpus);
+        hsim_report_csv_field(f, t->gpu_model);
+        fprintf(f, ",%lld,%d,", (long long)t->gpu_mem_mb, t->fpgas);
+        hsim_report_csv_field(f, t->fpga_model);
+        fprintf(f, ",%.15g,", t->speed);
+        hsim_report_csv_field(f, t->partition);
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
+    return 0;
+}
+
 /* classes.csv rows: average job completion time per job class. */
 static void write_classes(const experiment_t *x, const char *policy)
 {
@@ -216,6 +242,11 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         char path[HSIM_PATH_MAX * 2 + 16];
         snprintf(path, sizeof path, "%s/rejected.csv", dir);
         rc = hsim_report_rejected(path, &x.w, e);
+    }
+    if (rc == 0 && x.has_cluster) {
+        char path[HSIM_PATH_MAX * 2 + 16];
+        snprintf(path, sizeof path, "%s/cluster.csv", dir);
+        rc = write_cluster(&x, path, e);
     }
     if (rc == 0)
         rc = open_out(&x.summary, spath, NULL, e);

@@ -4,6 +4,11 @@
  *   <output>/<name>/<policy>/jobs.csv   one row per job
  *   <output>/<name>/summary.csv         one row per policy
  *   <output>/<name>/rejected.csv        input jobs that could not run, why
+ *   <output>/<name>/classes.csv         per policy and job class
+ *   <output>/<name>/summary.png         the policies side by side
+ * and on a cluster of nodes:
+ *   <output>/<name>/cluster.csv         the node types, as resolved
+ *   <output>/<name>/<policy>/nodes.csv  one row per node
  */
 #ifndef HSIM_EXPERIMENT_H
 #define HSIM_EXPERIMENT_H

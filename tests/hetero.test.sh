@@ -127,6 +127,12 @@ check "dl: summary.csv has util_gpus_k80 and util_gpus_v100" \
 check "dl: every job is in jobs.csv or rejected.csv" every_job_accounted out/dl 200 ff het
 check "dl: classes.csv has ResNet-50 rows" grep -q '^ff,ResNet-50,' out/dl/classes.csv
 check "dl: nodes.csv has 4 nodes" test "$(rows out/dl/het/nodes.csv)" -eq 4
+# the v100 nodes as the topology made them (2 x 20 cores, 384 GiB, 4 GPUs of
+# 32 GiB), with the model named in the file
+check "dl: cluster.csv has the node types as resolved" test "$(cat out/dl/cluster.csv)" == \
+"type,count,cores,memory_mb,gpus,gpu_model,gpu_memory_mb,fpgas,fpga_model,speed,partition
+k80,2,16,131072,4,k80,0,0,,1,
+v100,2,40,393216,4,v100,32768,0,,1,"
 
 # ---- a mix experiment on a 3-type cluster ----
 # The cluster and policies, shared with the replay of the generated trace.
@@ -341,6 +347,8 @@ check "alibaba: exits 0" test $rc -eq 0
 check "alibaba: 897 pods rejected" test "$(rows out/alibaba/rejected.csv)" -eq 897
 check "alibaba: the table says 897 rejected" grep -q '(897 rejected)' out.txt
 check "alibaba: nodes.csv has the 1523 nodes" test "$(rows out/alibaba/ff/nodes.csv)" -eq 1523
+check "alibaba: cluster.csv counts the 1523 nodes" \
+  test "$(awk -F, 'NR > 1 { n += $2 } END { print n + 0 }' out/alibaba/cluster.csv)" -eq 1523
 n_pods=$(($(zcat "$shared/traces/gpu/alibaba-2023/openb_pod_list_default.csv.gz" | grep -c .) - 1))
 check "alibaba: every pod is in jobs.csv or rejected.csv" every_job_accounted out/alibaba "$n_pods" ff bf
 

@@ -264,9 +264,11 @@ static void test_key_not_read(void)
     expect_error_at("[workload]\npath = t.swf\ngpu_share = 0.1\n[cluster]\n"
                     "processors = 8\n[policy a]\n", 3, "gpu_share", "cluster of nodes",
                     "[nodes NAME]");
-    /* the first such key in the file */
+    /* the first such key in the file, whichever section it is in */
     expect_error_at("[workload]\npath = t.swf\nusers = 3\njobs = 9\n[policy a]\n", 3,
                     "users", NULL, NULL);
+    expect_error_at("[policy a]\nbackfill_order = sjf\n[workload]\npath = t.swf\n"
+                    "jobs = 9\n", 2, "backfill_order", NULL, NULL);
     /* [policy] keys: backfill_order is read by easy alone, placement and
        spread on a cluster of nodes alone */
     expect_error_at("[workload]\npath = t.swf\n[policy a]\nbackfill = conservative\n"

@@ -183,7 +183,7 @@ static void test_sizes(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[256];
-        snprintf(text, sizeof text, HEAD "[nodes n]\ncores = 2\nmemory = %s\ngpu_memory = %s\n",
+        snprintf(text, sizeof text, HEAD "[nodes n]\ncores = 2\ngpus = 1\nmemory = %s\ngpu_memory = %s\n",
                  cases[i].v, cases[i].v);
         hsim_err_t e;
         CU_ASSERT_EQUAL_FATAL(parse_at(text, "exp/x.ini", &e), 0);
@@ -475,6 +475,33 @@ static void test_bad_node_values(void)
     expect_error_at(HEAD "\n[nodes empty]\ncount = 2\n", 6, "empty", "cores", NULL);
 }
 
+/* Keys that describe devices the nodes do not have would change nothing:
+   errors at their lines, the earliest of all such mistakes first. */
+static void test_device_keys_without_devices(void)
+{
+    expect_error_at(HEAD "[nodes n]\ncores = 2\ngpu_model = v100\n", 7,
+                    "[nodes n] gpu_model", "gpus > 0", NULL);
+    expect_error_at(HEAD "[nodes n]\ncores = 2\ngpus = 0\ngpu_memory = 16G\n", 8,
+                    "[nodes n] gpu_memory", "gpus > 0", NULL);
+    expect_error_at(HEAD "[nodes n]\ncores = 2\nfpga_model = u250\n", 7,
+                    "[nodes n] fpga_model", "fpgas > 0", NULL);
+    /* a topology without GPUs has none either */
+    expect_error_at(HEAD "[nodes n]\ntopology = synthetic:pack:1 core:2 pu:1\ngpu_model = v100\n", 7,
+                    "gpu_model", NULL, NULL);
+    /* the earliest line, whichever section it is in */
+    expect_error_at("[nodes n]\ncores = 2\ngpu_model = v100\n[workload]\npath = t.swf\n"
+                    "jobs = 9\n[policy p]\n", 3, "gpu_model", NULL, NULL);
+    expect_error_at("[workload]\npath = t.swf\njobs = 9\n[policy p]\n[nodes n]\n"
+                    "cores = 2\ngpu_model = v100\n", 3, "jobs", NULL, NULL);
+    /* with the devices, or an empty model: fine */
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse_at(HEAD "[nodes n]\ncores = 2\ngpus = 1\ngpu_model = v100\n"
+                                  "gpu_memory = 16G\nfpgas = 1\nfpga_model = u250\n",
+                             "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(parse_at(HEAD "[nodes n]\ncores = 2\nfpgas = 0\nfpga_model =\n",
+                             "exp/x.ini", &e), 0);
+}
+
 static void test_duplicate_node_type(void)
 {
     expect_error_at(HEAD "[nodes a]\ncores = 2\n[nodes b]\ncores = 2\n\n[nodes a]\ncores = 4\n",
@@ -699,6 +726,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_bad_speed);
     HSIM_TEST(m, test_bad_speed_not_finite);
     HSIM_TEST(m, test_bad_node_values);
+    HSIM_TEST(m, test_device_keys_without_devices);
     HSIM_TEST(m, test_duplicate_node_type);
     HSIM_TEST(m, test_bad_topology);
     HSIM_TEST(m, test_bad_class_speed);
