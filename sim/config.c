@@ -848,20 +848,21 @@ static void policy_not_read(parse_t *p, int cluster)
 }
 
 /* The same for [nodes] keys that describe devices the nodes do not have:
-   a GPU model or GPU memory without GPUs, an FPGA model without FPGAs. */
+   a GPU model or GPU memory without GPUs, an FPGA model without FPGAs (bit
+   k of seen is keys[k] of nodes_key()). */
 static void nodes_not_read(parse_t *p)
 {
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < c->n_nodes; i++) {
         const hsim_nodes_config_t *nc = &c->nodes[i];
         const hsim_node_type_t *t = &nc->type;
-        if ((nc->seen & 32) && t->gpu_model[0] && !t->gpus)
+        if ((nc->seen & 1u << 5) && t->gpu_model[0] && !t->gpus)
             fail_at(p, nc->lines[5], "[nodes %s] gpu_model names the GPUs, but the nodes "
                                      "have none: expected gpus > 0", t->name);
-        if ((nc->seen & 64) && t->gpu_mem_mb && !t->gpus)
+        if ((nc->seen & 1u << 6) && t->gpu_mem_mb && !t->gpus)
             fail_at(p, nc->lines[6], "[nodes %s] gpu_memory is per GPU, but the nodes have "
                                      "none: expected gpus > 0", t->name);
-        if ((nc->seen & 256) && t->fpga_model[0] && !t->fpgas)
+        if ((nc->seen & 1u << 8) && t->fpga_model[0] && !t->fpgas)
             fail_at(p, nc->lines[8], "[nodes %s] fpga_model names the FPGAs, but the nodes "
                                      "have none: expected fpgas > 0", t->name);
     }

@@ -26,6 +26,28 @@ typedef struct experiment {
     size_t n_done;                /* policies run so far */
 } experiment_t;
 
+/* Opens path for writing and writes header (may be NULL).  0 or HSIM_EIO. */
+static int open_out(FILE **f, const char *path, const char *header, hsim_err_t *e)
+{
+    *f = fopen(path, "w");
+    if (!*f)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
+    if (header)
+        fputs(header, *f);
+    return 0;
+}
+
+/* Closes f (NULL: nothing to do), reporting any write that failed. */
+static int close_out(FILE *f, const char *path, hsim_err_t *e)
+{
+    if (!f)
+        return 0;
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
+    return 0;
+}
+
 /* summary.png: the policies side by side. */
 static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_err_t *e)
 {
@@ -47,31 +69,28 @@ static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_er
 static int write_nodes(const experiment_t *x, const char *path, const hsim_run_stats_t *st,
                        hsim_err_t *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
-    fputs("node,type,busy_s,jobs\n", f);
+    FILE *f;
+    int rc = open_out(&f, path, "node,type,busy_s,jobs\n", e);
+    if (rc)
+        return rc;
     char t[32];
     for (size_t i = 0; i < st->n_nodes; i++) {
         const hsim_node_t *n = &x->cluster.nodes[i];
         fprintf(f, "%zu,%s,%s,%d\n", i, x->cluster.types[n->type].name,
                 hsim_format_time(t, sizeof t, st->node_busy[i]), st->node_jobs[i]);
     }
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
-    return 0;
+    return close_out(f, path, e);
 }
 
 /* cluster.csv: the node types as the replay saw them, after topologies,
    keys and node lists were resolved. */
 static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
-    fputs("type,count,cores,memory_mb,gpus,gpu_model,gpu_memory_mb,fpgas,fpga_model,speed,"
-          "partition\n", f);
+    FILE *f;
+    int rc = open_out(&f, path, "type,count,cores,memory_mb,gpus,gpu_model,gpu_memory_mb,fpgas,"
+                                "fpga_model,speed,partition\n", e);
+    if (rc)
+        return rc;
     for (size_t i = 0; i < x->cluster.n_types; i++) {
         const hsim_node_type_t *t = &x->cluster.types[i];
         hsim_report_csv_field(f, t->name);
@@ -83,10 +102,7 @@ static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
         hsim_report_csv_field(f, t->partition);
         fputc('\n', f);
     }
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
-    return 0;
+    return close_out(f, path, e);
 }
 
 /* classes.csv rows: average job completion time per job class. */
@@ -203,26 +219,6 @@ static int prepare(experiment_t *x, hsim_err_t *e)
     x->out = hsim_calloc(x->w.n_jobs, sizeof *x->out);
     x->fig = hsim_calloc(4 * HSIM_MAX_POLICIES, sizeof *x->fig);
     return x->out && x->fig ? 0 : HSIM_ENOMEM;
-}
-
-static int open_out(FILE **f, const char *path, const char *header, hsim_err_t *e)
-{
-    *f = fopen(path, "w");
-    if (!*f)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
-    if (header)
-        fputs(header, *f);
-    return 0;
-}
-
-static int close_out(FILE *f, const char *path, hsim_err_t *e)
-{
-    if (!f)
-        return 0;
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
-    return 0;
 }
 
 int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
