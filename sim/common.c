@@ -3,18 +3,21 @@
  *
  * The live-block counter and the failure-injection countdown are the only
  * process-wide state in hsim: they belong to the test harness, not to a run,
- * and no simulation result depends on them.
+ * and no simulation result depends on them.  They are atomic, as the
+ * policies of an experiment may be replayed on threads of their own.
  */
 #include "common.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-static long live_blocks;   /* allocations not yet freed */
-static long fail_countdown; /* 0 = off; else the allocation that fails */
+static atomic_long live_blocks;    /* allocations not yet freed */
+static atomic_long fail_countdown; /* <= 0 = off; else the allocation that
+                                      fails, counted from here */
 
 void hsim_assert_fail(const char *what, const char *file, int line)
 {
@@ -25,9 +28,9 @@ void hsim_assert_fail(const char *what, const char *file, int line)
 
 static int injected_failure(void)
 {
-    if (fail_countdown > 0 && --fail_countdown == 0)
-        return 1;
-    return 0;
+    if (atomic_load_explicit(&fail_countdown, memory_order_relaxed) <= 0)
+        return 0;
+    return atomic_fetch_sub_explicit(&fail_countdown, 1, memory_order_relaxed) == 1;
 }
 
 void *hsim_malloc(size_t size)
@@ -36,7 +39,7 @@ void *hsim_malloc(size_t size)
         return NULL;
     void *p = malloc(size ? size : 1);
     if (p)
-        live_blocks++;
+        atomic_fetch_add_explicit(&live_blocks, 1, memory_order_relaxed);
     return p;
 }
 
@@ -46,7 +49,7 @@ void *hsim_calloc(size_t count, size_t size)
         return NULL;
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (p)
-        live_blocks++;
+        atomic_fetch_add_explicit(&live_blocks, 1, memory_order_relaxed);
     return p;
 }
 
@@ -72,7 +75,7 @@ void hsim_free(void *ptr)
 {
     if (!ptr)
         return;
-    live_blocks--;
+    atomic_fetch_sub_explicit(&live_blocks, 1, memory_order_relaxed);
     free(ptr);
 }
 
@@ -92,9 +95,9 @@ int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-long hsim_alloc_live(void) { return live_blocks; }
+long hsim_alloc_live(void) { return atomic_load(&live_blocks); }
 
-void hsim_alloc_fail_after(long n) { fail_countdown = n; }
+void hsim_alloc_fail_after(long n) { atomic_store(&fail_countdown, n); }
 
 char *hsim_format_time(char *buf, size_t size, hsim_time_t t)
 {

@@ -494,7 +494,7 @@ static int setup(run_t *r)
 static void teardown(run_t *r)
 {
     if (r->has_cluster) {
-        for (size_t i = 0; i < r->cluster.n_nodes; i++)
+        for (size_t i = 0; r->stats.node_busy && i < r->cluster.n_nodes; i++)
             r->stats.node_busy[i] = hsim_node_busy(&r->cluster.nodes[i], r->now);
         if (r->place_state)
             r->cfg->placement->destroy(r->place_state);

@@ -8,6 +8,7 @@
 #include "../plots/chart.h"
 #include "../workloads/swf.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* Everything one experiment shares between its policies. */
@@ -18,7 +19,6 @@ typedef struct experiment {
     hsim_spec_t spec;             /* with [nodes] sections */
     hsim_cluster_t cluster;       /* an empty ledger, for totals and names */
     int has_cluster;
-    hsim_outcome_t *out;
     FILE *summary;
     FILE *classes;
     double *fig;                  /* 4 x HSIM_MAX_POLICIES: per policy wait (h),
@@ -106,14 +106,14 @@ static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
 }
 
 /* classes.csv rows: average job completion time per job class. */
-static void write_classes(const experiment_t *x, const char *policy)
+static void write_classes(const experiment_t *x, const char *policy, const hsim_outcome_t *out)
 {
     const hsim_workload_t *w = &x->w;
     for (size_t k = 0; k < w->n_classes; k++) {
         double jct = 0, wait = 0;
         size_t n = 0;
         for (size_t i = 0; i < w->n_jobs; i++) {
-            const hsim_outcome_t *o = &x->out[i];
+            const hsim_outcome_t *o = &out[i];
             if (w->jobs[i].job_class != (int32_t)k || o->start < 0)
                 continue;
             jct += (double)(o->end - w->jobs[i].submit) / HSIM_SECOND;
@@ -138,11 +138,24 @@ static void summary_header(const experiment_t *x)
     fputc('\n', x->summary);
 }
 
-static int run_policy(experiment_t *x, const hsim_policy_config_t *pc, hsim_summary_t *s,
-                      hsim_err_t *e)
+/* One policy's replay.  It reads the experiment (workload, cluster) and
+   writes only here, so replays can run on threads of their own. */
+typedef struct replay {
+    const experiment_t *x;
+    const hsim_policy_config_t *pc;
+    hsim_outcome_t *out;          /* [n_jobs]: each job's outcome */
+    hsim_run_stats_t st;
+    hsim_err_t err;
+    int rc;                       /* hsim_engine_run()'s, or HSIM_ENOMEM */
+    int finished;                 /* out, st and rc are set (under the
+                                     pool's lock when there is a pool) */
+} replay_t;
+
+static void replay_run(replay_t *r)
 {
-    const hsim_config_t *c = x->c;
-    hsim_run_config_t rc_cfg = {
+    const experiment_t *x = r->x;
+    const hsim_policy_config_t *pc = r->pc;
+    hsim_run_config_t cfg = {
         .capacity = x->capacity,
         .order = pc->order,
         .backfill_order = pc->backfill_order,
@@ -152,35 +165,124 @@ static int run_policy(experiment_t *x, const hsim_policy_config_t *pc, hsim_summ
         .placement = pc->placement,
         .spread = pc->spread,
     };
-    hsim_err_t run_err = {{0}};
-    hsim_run_stats_t st;
-    memset(&st, 0, sizeof st);
-    int rc = hsim_engine_run(&x->w, &rc_cfg, x->out, &st, &run_err);
+    memset(&r->st, 0, sizeof r->st);
+    r->out = hsim_calloc(x->w.n_jobs, sizeof *r->out);
+    r->rc = r->out ? hsim_engine_run(&x->w, &cfg, r->out, &r->st, &r->err) : HSIM_ENOMEM;
+}
+
+/* Frees what a replay holds. */
+static void replay_free(replay_t *r)
+{
+    hsim_free(r->out);
+    hsim_free(r->st.node_busy);
+    hsim_free(r->st.node_jobs);
+    r->out = NULL;
+    r->st.node_busy = NULL;
+    r->st.node_jobs = NULL;
+}
+
+/* Threads that take replays in file order, each the next one not yet
+   taken, so a long replay does not hold up the short ones after it. */
+typedef struct pool {
+    replay_t *r;                  /* [n] */
+    size_t n;
+    size_t next;                  /* the next replay to take; n = none */
+    pthread_mutex_t lock;
+    pthread_cond_t ended;         /* a replay finished */
+    pthread_t threads[HSIM_MAX_THREADS];
+    size_t n_threads;             /* started */
+} pool_t;
+
+static void *pool_work(void *arg)
+{
+    pool_t *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t k = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (k == p->n)
+            return NULL;
+        replay_run(&p->r[k]);
+        pthread_mutex_lock(&p->lock);
+        p->r[k].finished = 1;
+        pthread_cond_broadcast(&p->ended);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+/* Starts up to width threads on r[0..n).  0, or -1 when none could start
+   (the caller then replays on its own thread). */
+static int pool_start(pool_t *p, replay_t *r, size_t n, size_t width)
+{
+    memset(p, 0, sizeof *p);
+    p->r = r;
+    p->n = n;
+    if (pthread_mutex_init(&p->lock, NULL))
+        return -1;
+    if (pthread_cond_init(&p->ended, NULL)) {
+        pthread_mutex_destroy(&p->lock);
+        return -1;
+    }
+    for (size_t k = 0; k < width; k++)
+        if (pthread_create(&p->threads[p->n_threads], NULL, pool_work, p) == 0)
+            p->n_threads++;
+    if (p->n_threads)
+        return 0;
+    pthread_cond_destroy(&p->ended);
+    pthread_mutex_destroy(&p->lock);
+    return -1;
+}
+
+/* Waits until replay k has finished. */
+static void pool_wait(pool_t *p, size_t k)
+{
+    pthread_mutex_lock(&p->lock);
+    while (!p->r[k].finished)
+        pthread_cond_wait(&p->ended, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Lets the replays under way end, starts no more, and joins the threads. */
+static void pool_stop(pool_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    p->next = p->n;
+    pthread_mutex_unlock(&p->lock);
+    for (size_t k = 0; k < p->n_threads; k++)
+        pthread_join(p->threads[k], NULL);
+    pthread_cond_destroy(&p->ended);
+    pthread_mutex_destroy(&p->lock);
+}
+
+/* Writes a replay's files and its summary rows. */
+static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_err_t *e)
+{
+    const hsim_config_t *c = x->c;
+    const hsim_policy_config_t *pc = r->pc;
+    int rc = r->rc;
+    if (rc == HSIM_ENOMEM)
+        return rc;
     if (rc) {
-        hsim_free(st.node_busy);
-        hsim_free(st.node_jobs);
-        if (rc == HSIM_ENOMEM)
-            return rc;
-        hsim_errf(e, 1, "%s: policy '%s' failed: %s", c->path, pc->name, run_err.msg);
+        hsim_errf(e, 1, "%s: policy '%s' failed: %s", c->path, pc->name, r->err.msg);
         return 1;
     }
     char dir[HSIM_PATH_MAX * 2], path[HSIM_PATH_MAX * 2 + 16];
     snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);
     if ((rc = hsim_mkdirs(dir, e)) == 0) {
         snprintf(path, sizeof path, "%s/jobs.csv", dir);
-        rc = hsim_report_jobs(path, &x->w, x->out, e);
+        rc = hsim_report_jobs(path, &x->w, r->out, e);
     }
     if (rc == 0 && x->has_cluster) {
         snprintf(path, sizeof path, "%s/nodes.csv", dir);
-        rc = write_nodes(x, path, &st, e);
+        rc = write_nodes(x, path, &r->st, e);
     }
     if (rc == 0)
-        rc = hsim_metrics_compute(&x->w, x->out, x->capacity, s);
+        rc = hsim_metrics_compute(&x->w, r->out, x->capacity, s);
     if (rc == 0) {
         hsim_report_summary_row(x->summary, pc->name, s, x->w.n_rejected);
         if (x->has_cluster) {
             hsim_cluster_metrics_t m;
-            hsim_cluster_metrics_compute(&st, &x->cluster, s->makespan, &m);
+            hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
             fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f", m.load_imbalance, m.util_cores,
                     m.util_mem, m.util_fpgas);
             for (size_t k = 0; k < x->cluster.n_models; k++)
@@ -192,10 +294,46 @@ static int run_policy(experiment_t *x, const hsim_policy_config_t *pc, hsim_summ
         x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
         x->n_done++;
         fputc('\n', x->summary);
-        write_classes(x, pc->name);
+        write_classes(x, pc->name, r->out);
     }
-    hsim_free(st.node_busy);
-    hsim_free(st.node_jobs);
+    return rc;
+}
+
+/* Replays every policy, on o->threads threads when more than one, and
+   writes the results in file order as they come, so the files are the
+   same whatever the number of threads. */
+static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsim_err_t *e)
+{
+    const hsim_config_t *c = x->c;
+    size_t n = c->n_policies;
+    replay_t *r = hsim_calloc(n, sizeof *r);
+    if (!r)
+        return HSIM_ENOMEM;
+    for (size_t k = 0; k < n; k++) {
+        r[k].x = x;
+        r[k].pc = &c->policies[k];
+    }
+    size_t width = o->threads > 1 ? (size_t)o->threads : 1;
+    pool_t pool;
+    int threaded = width > 1 && n > 1 && pool_start(&pool, r, n, width < n ? width : n) == 0;
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        if (threaded)
+            pool_wait(&pool, k);
+        else
+            replay_run(&r[k]);
+        hsim_summary_t s;
+        if ((rc = write_replay(x, &r[k], &s, e)) == 0 && !o->quiet) {
+            hsim_report_table_row(stdout, r[k].pc->name, &s);
+            fflush(stdout);
+        }
+        replay_free(&r[k]);
+    }
+    if (threaded)
+        pool_stop(&pool);
+    for (size_t k = 0; k < n; k++)
+        replay_free(&r[k]); /* those that ended after a failure */
+    hsim_free(r);
     return rc;
 }
 
@@ -216,9 +354,8 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
                                                          : (int32_t)x->cluster.total_cores;
     }
-    x->out = hsim_calloc(x->w.n_jobs, sizeof *x->out);
     x->fig = hsim_calloc(4 * HSIM_MAX_POLICIES, sizeof *x->fig);
-    return x->out && x->fig ? 0 : HSIM_ENOMEM;
+    return x->fig ? 0 : HSIM_ENOMEM;
 }
 
 int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
@@ -261,23 +398,14 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
             hsim_report_table_header(stdout);
         }
     }
-    for (size_t i = 0; rc == 0 && i < c->n_policies; i++) {
-        const hsim_policy_config_t *pc = &c->policies[i];
-        hsim_summary_t s;
-        if ((rc = run_policy(&x, pc, &s, e)))
-            break;
-        if (!o->quiet) {
-            hsim_report_table_row(stdout, pc->name, &s);
-            fflush(stdout);
-        }
-    }
+    if (rc == 0)
+        rc = run_policies(&x, o, e);
     if (rc == 0)
         rc = write_chart(&x, dir, x.n_done, e);
     int rc2 = close_out(x.summary, spath, e);
     int rc3 = close_out(x.classes, cpath, e);
     if (!rc)
         rc = rc2 ? rc2 : rc3;
-    hsim_free(x.out);
     hsim_free(x.fig);
     if (x.has_cluster)
         hsim_cluster_free(&x.cluster);

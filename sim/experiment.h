@@ -16,8 +16,12 @@
 #include "config.h"
 #include "metrics.h"
 
+#define HSIM_MAX_THREADS HSIM_MAX_POLICIES /* more could not be used */
+
 typedef struct hsim_experiment_options {
     int quiet;        /* no table on stdout */
+    int threads;      /* policies replayed at once, >= 1 (0 = 1): the files
+                         are the same whatever the number */
 } hsim_experiment_options_t;
 
 /* 0, HSIM_EINPUT / HSIM_EIO (bad input; e says where), HSIM_ENOMEM, or a

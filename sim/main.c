@@ -10,6 +10,7 @@
 #include "../policies/registry.h"
 #include "../workloads/swf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -32,6 +33,8 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  -q, --quiet     print no table\n"
+            "  -j, --threads N replay up to N policies of an experiment at once\n"
+            "                  (default 1; the files are the same for any N)\n"
             "  -h, --help      this help\n"
             "  -V, --version   the version\n"
             "\n"
@@ -43,6 +46,20 @@ static void usage(FILE *f)
             "             spread = pack, spread\n"
             "exit status: 0 ok, 1 a run failed, 2 bad usage or bad input\n",
             orders, scheds, orders, preds, places);
+}
+
+/* The value of -j: 1..HSIM_MAX_THREADS.  0, or -1 after a message. */
+static int parse_threads(const char *v, int *threads)
+{
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || end == v || *end || n < 1 || n > HSIM_MAX_THREADS) {
+        fprintf(stderr, "hsim: -j: expected a number of threads in 1..%d, found '%s'\n",
+                HSIM_MAX_THREADS, v ? v : "");
+        return -1;
+    }
+    *threads = (int)n;
+    return 0;
 }
 
 /* hsim gen FILE.ini OUT.swf [OUT.csv] */
@@ -105,6 +122,11 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             opt.quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "-j") || !strcmp(a, "--threads")) {
+            if (parse_threads(i + 1 < argc ? argv[++i] : NULL, &opt.threads))
+                return 2;
             continue;
         }
         fprintf(stderr, "hsim: unknown option '%s' (try hsim --help)\n", a);

@@ -116,6 +116,24 @@ cp -r "$res" "$work/first"
 run -q good.ini
 check "a second run writes identical files" diff -r "$work/first" "$res"
 
+# replayed on threads: the same files and the same table (3 policies on 2
+# threads: two at once, then the third; on 8: all at once)
+run good.ini
+cp out.txt table.txt
+run -j 2 good.ini
+check "-j 2 exits 0" test $rc -eq 0
+check "-j 2 writes identical files" diff -r "$work/first" "$res"
+check "-j 2 prints the same table" diff table.txt out.txt
+run --threads 8 -q good.ini
+check "--threads 8 writes identical files" diff -r "$work/first" "$res"
+for bad in 0 65 two 2x; do
+  run -j "$bad" good.ini
+  check "-j $bad exits 2" test $rc -eq 2
+  check "-j $bad: says what it expected" has_err "-j: expected a number of threads in 1..64, found '$bad'"
+done
+run -j
+check "-j without a number exits 2" test $rc -eq 2
+
 # ---- bad input: exit 2, and the message names file and line ----
 cat >unknown-key.ini <<'EOF'
 [workload]

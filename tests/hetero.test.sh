@@ -78,6 +78,10 @@ echo "     (avg turnaround: first-fit $ff s, heterogeneity-aware $het s)"
 check "gavel: heterogeneity-aware placement beats first-fit on turnaround" less_than "$het" "$ff"
 check "gavel: util_gpus_v100 is a fraction" \
   awk -v u="$(col "$g/summary.csv" fcfs-hetero util_gpus_v100)" 'BEGIN { exit !(u > 0 && u <= 1) }'
+# its 4 policies on 3 threads (three at once, then one): the same files
+cp -r "$g" gavel-1
+run -q -j 3 gavel.ini
+check "gavel: -j 3 writes the same files" diff -r gavel-1 "$g"
 
 # ---- a small dl experiment ----
 cat >dl.ini <<EOF
@@ -351,6 +355,9 @@ check "alibaba: cluster.csv counts the 1523 nodes" \
   test "$(awk -F, 'NR > 1 { n += $2 } END { print n + 0 }' out/alibaba/cluster.csv)" -eq 1523
 n_pods=$(($(zcat "$shared/traces/gpu/alibaba-2023/openb_pod_list_default.csv.gz" | grep -c .) - 1))
 check "alibaba: every pod is in jobs.csv or rejected.csv" every_job_accounted out/alibaba "$n_pods" ff bf
+cp -r out/alibaba alibaba-1
+run -q -j 2 alibaba.ini
+check "alibaba: -j 2 writes the same files" diff -r alibaba-1 out/alibaba
 
 # ---- a class name that needs quoting in CSV ----
 printf 'job_type,scale_factor,k80_steps_per_s,p100_steps_per_s,v100_steps_per_s\n"Net ""q"", b",1,1,2,4\n' >tp.csv

@@ -8,6 +8,7 @@
 #include "policies/registry.h"
 #include "sim/experiment.h"
 
+#include <dirent.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -977,6 +978,8 @@ static long count_lines(const char *path)
     return n;
 }
 
+/* Two runs of an experiment with five policies on HPC2N, the second with
+   its policies replayed three at a time on threads: the same files. */
 static void test_experiment_deterministic(void)
 {
     static const char trace[] = HSIM_SHARED_DIR "/traces/swf/HPC2N-excerpt-3170.swf.gz";
@@ -1005,7 +1008,8 @@ static void test_experiment_deterministic(void)
                  dir, k, trace);
         hsim_err_t e = {{0}};
         CU_ASSERT_EQUAL_FATAL(hsim_config_parse_string(text, ini, &cfg, &e), 0);
-        hsim_experiment_options_t o = {.quiet = 1};
+        /* the second run replays its policies three at a time on threads */
+        hsim_experiment_options_t o = {.quiet = 1, .threads = k ? 3 : 1};
         int rc = hsim_experiment_run(&cfg, &o, &e);
         if (rc)
             fprintf(stderr, "\n%s\n", e.msg);
@@ -1093,6 +1097,68 @@ static void inject(const char *sched, const char *bf_order)
     hsim_workload_free(&w);
 }
 
+/* Removes path and all below it. */
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *ent;
+        while ((ent = readdir(d))) {
+            if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+                continue;
+            char sub[1024];
+            snprintf(sub, sizeof sub, "%s/%s", path, ent->d_name);
+            remove_tree(sub);
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        remove(path);
+    }
+}
+
+/* An experiment on a cluster of nodes, its three policies on three threads,
+   whose n-th allocation fails, for n = 1, 2, ... until it runs through:
+   each failure is reported as out of memory and leaks nothing, whichever
+   thread it hits. */
+static void test_enomem_threads(void)
+{
+    char *dir = hsim_test_tmpdir("enomem-threads");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    static hsim_config_t cfg; /* large */
+    char text[1024], ini[600];
+    snprintf(ini, sizeof ini, "%s/t.ini", dir);
+    snprintf(text, sizeof text,
+             "[experiment]\nname = t\noutput = %s/out\nseed = 7\n"
+             "[workload]\nformat = lublin\njobs = 40\nload = 0.9\n"
+             "[nodes n]\ncount = 8\ncores = 8\n"
+             "[policy a]\n[policy b]\nbackfill = easy\n[policy c]\nbackfill = conservative\n",
+             dir);
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_config_parse_string(text, ini, &cfg, &e), 0);
+    hsim_experiment_options_t o = {.quiet = 1, .threads = 3};
+    int ok = 0, enomem = 0, other = 0, leaks = 0;
+    for (long n = 1; n <= 20000 && !ok; n++) {
+        long live = hsim_alloc_live();
+        hsim_alloc_fail_after(n);
+        int rc = hsim_experiment_run(&cfg, &o, &e);
+        hsim_alloc_fail_after(0);
+        leaks += hsim_alloc_live() != live;
+        if (rc == 0)
+            ok = 1;
+        else if (rc == HSIM_ENOMEM)
+            enomem++;
+        else if (other++ < 3)
+            fprintf(stderr, "\nfailing allocation %ld gave %d: %s\n", n, rc, e.msg);
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(enomem >= 10);
+    CU_ASSERT_EQUAL(other, 0);
+    CU_ASSERT_EQUAL(leaks, 0);
+    remove_tree(dir);
+    free(dir);
+}
+
 static void test_enomem_none(void) { inject("none", NULL); }
 static void test_enomem_easy(void) { inject("easy", NULL); }
 static void test_enomem_easy_sjbf(void) { inject("easy", "sjf"); }
@@ -1128,4 +1194,5 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_enomem_easy);
     HSIM_TEST(m, test_enomem_easy_sjbf);
     HSIM_TEST(m, test_enomem_conservative);
+    HSIM_TEST(m, test_enomem_threads);
 }
