@@ -11,6 +11,11 @@
  * the shadow time, so the pass keeps shadow and extra up to date instead of
  * recomputing them.
  *
+ * Jobs are tried in queue order, or in a backfilling order of their own
+ * (backfill_order, e.g. shortest first): a second queue then holds the same
+ * jobs in that order, kept as jobs come and go, instead of a sort of the
+ * whole queue at every pass.
+ *
  * Cost per pass: O(running) to find the shadow time, and O(log queue) per
  * job that is narrow enough to fit now (the queue's min-tree skips the rest).
  */
@@ -19,8 +24,8 @@
 typedef struct easy {
     hsim_queue_t queue;            /* queue order */
     const hsim_order_t *bf_order;  /* backfilling order, NULL = queue order */
-    int32_t *scratch;              /* backfill candidates, bf_order only */
-    size_t cap_scratch;
+    hsim_queue_t bf;               /* with bf_order: the same jobs in that
+                                      order (paired with queue) */
 } easy_t;
 
 static int easy_create(const hsim_policy_params_t *p, void **state)
@@ -30,6 +35,10 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
         return HSIM_ENOMEM;
     hsim_queue_init(&s->queue, p->order);
     s->bf_order = p->backfill_order;
+    if (s->bf_order) {
+        hsim_queue_init(&s->bf, s->bf_order);
+        hsim_queue_pair(&s->queue, &s->bf);
+    }
     *state = s;
     return 0;
 }
@@ -38,7 +47,7 @@ static void easy_destroy(void *state)
 {
     easy_t *s = state;
     hsim_queue_free(&s->queue);
-    hsim_free(s->scratch);
+    hsim_queue_free(&s->bf);
     hsim_free(s);
 }
 
@@ -47,7 +56,10 @@ static int easy_submitted(void *state, const hsim_view_t *v, int32_t job,
 {
     (void)d;
     easy_t *s = state;
-    return hsim_queue_insert(&s->queue, v->jobs, job, v->now);
+    int rc = hsim_queue_insert(&s->queue, v->jobs, job, v->now);
+    if (rc == 0 && s->bf_order)
+        rc = hsim_queue_insert(&s->bf, v->jobs, job, v->now);
+    return rc;
 }
 
 /*
@@ -101,53 +113,30 @@ static int try_backfill(const hsim_view_t *v, const hsim_decide_t *d, int32_t jo
     return 0;
 }
 
-static int backfill_in_order(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d,
-                             int32_t free_now, hsim_time_t shadow, int32_t extra)
+/* Tries the jobs of q after its first slot in q's order: the main queue
+   (its head is the first slot), or the same jobs in the backfilling order
+   (the head is wherever that order puts it, and is passed over). */
+static int backfill(hsim_queue_t *q, int32_t head, const hsim_view_t *v,
+                    const hsim_decide_t *d, int32_t free_now, hsim_time_t shadow,
+                    int32_t extra)
 {
-    hsim_queue_t *q = &s->queue;
     int rc;
-    long i = hsim_queue_find_backfill(q, q->first + 1, free_now, extra, shadow - v->now, &rc);
+    size_t from = q->ids[q->first] == head ? q->first + 1 : q->first;
+    long i = hsim_queue_find_backfill(q, from, free_now, extra, shadow - v->now, &rc);
     while (i >= 0) {
-        int started;
-        rc = try_backfill(v, d, q->ids[i], &free_now, shadow, &extra, &started);
-        if (rc)
-            return rc;
-        if (started) /* else the cluster could not place it */
-            hsim_queue_remove_at(q, (size_t)i);
-        if (free_now == 0)
-            break;
+        int32_t job = q->ids[i];
+        if (job != head) {
+            int started;
+            if ((rc = try_backfill(v, d, job, &free_now, shadow, &extra, &started)))
+                return rc;
+            if (started) /* else the cluster could not place it */
+                hsim_queue_remove_at(q, (size_t)i);
+            if (free_now == 0)
+                break;
+        }
         i = hsim_queue_find_backfill(q, (size_t)i + 1, free_now, extra, shadow - v->now, &rc);
     }
     return rc;
-}
-
-/* Backfilling in another order than the queue's (e.g. shortest first). */
-static int backfill_reordered(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d,
-                              int32_t free_now, hsim_time_t shadow, int32_t extra)
-{
-    hsim_queue_t *q = &s->queue;
-    size_t n = hsim_queue_size(q);
-    if (hsim_grow(&s->scratch, &s->cap_scratch, n, sizeof *s->scratch))
-        return HSIM_ENOMEM;
-    hsim_queue_copy(q, s->scratch);
-    int32_t *ids = s->scratch + 1; /* the head stays out */
-    int rc = hsim_order_sort(ids, n - 1, v->jobs, s->bf_order, v->now);
-    if (rc)
-        return rc;
-    for (size_t i = 0; i + 1 < n && free_now > 0; i++) {
-        int started;
-        rc = try_backfill(v, d, ids[i], &free_now, shadow, &extra, &started);
-        if (rc)
-            return rc;
-        if (started) {
-            for (size_t k = q->first; k < q->n; k++)
-                if (q->ids[k] == ids[i]) {
-                    hsim_queue_remove_at(q, k);
-                    break;
-                }
-        }
-    }
-    return 0;
 }
 
 static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
@@ -160,12 +149,16 @@ static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
         return rc;
     if (hsim_queue_size(q) < 2 || free_now == 0)
         return 0;
+    int32_t head = q->ids[q->first];
     hsim_time_t shadow = HSIM_TIME_MAX;
     int32_t extra = 0;
-    shadow_of(v, v->jobs[q->ids[q->first]].procs, free_now, &shadow, &extra);
-    if (s->bf_order)
-        return backfill_reordered(s, v, d, free_now, shadow, extra);
-    return backfill_in_order(s, v, d, free_now, shadow, extra);
+    shadow_of(v, v->jobs[head].procs, free_now, &shadow, &extra);
+    if (!s->bf_order)
+        return backfill(q, head, v, d, free_now, shadow, extra);
+    hsim_queue_tidy(&s->bf);
+    if (s->bf_order->time_dependent && (rc = hsim_queue_resort(&s->bf, v->jobs, v->now)))
+        return rc;
+    return backfill(&s->bf, head, v, d, free_now, shadow, extra);
 }
 
 const hsim_scheduler_t hsim_sched_easy = {

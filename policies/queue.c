@@ -20,19 +20,43 @@ void hsim_queue_free(hsim_queue_t *q)
     hsim_free(q->est);
     hsim_free(q->tree);
     hsim_free(q->tree_est);
+    hsim_free(q->slot);
     hsim_queue_init(q, q->order);
 }
 
+void hsim_queue_pair(hsim_queue_t *a, hsim_queue_t *b)
+{
+    a->mirror = b;
+    b->mirror = a;
+}
+
+/* With a mirror: notes the slots of the entries in [from, to). */
+static void note_slots(hsim_queue_t *q, size_t from, size_t to)
+{
+    if (q->mirror)
+        for (size_t i = from; i < to; i++)
+            if (q->ids[i] >= 0)
+                q->slot[q->ids[i]] = (int32_t)i;
+}
+
+/* Moves the live entries to slots 0.. in order, a run of them at a time
+   (one run when the holes are all before q->first).  O(n). */
 static void compact(hsim_queue_t *q)
 {
     size_t k = 0;
-    for (size_t i = q->first; i < q->n; i++)
-        if (q->ids[i] >= 0) {
-            q->ids[k] = q->ids[i];
-            q->est[k] = q->est[i];
-            q->procs[k++] = q->procs[i];
-        }
+    for (size_t i = q->first; i < q->n;) {
+        size_t j = i;
+        while (j < q->n && q->ids[j] >= 0)
+            j++;
+        memmove(&q->ids[k], &q->ids[i], (j - i) * sizeof *q->ids);
+        memmove(&q->procs[k], &q->procs[i], (j - i) * sizeof *q->procs);
+        memmove(&q->est[k], &q->est[i], (j - i) * sizeof *q->est);
+        k += j - i;
+        for (i = j; i < q->n && q->ids[i] < 0; i++)
+            ;
+    }
     q->n = k;
+    note_slots(q, 0, k);
     q->holes = 0;
     q->first = 0;
     q->tree_stale = 1;
@@ -61,6 +85,26 @@ static void tree_set(hsim_queue_t *q, size_t i, int32_t procs, hsim_time_t est)
     q->tree_est[k] = est;
     for (k /= 2; k >= 1; k /= 2)
         tree_pull(q, k);
+}
+
+/* Sets leaves [lo, hi) from the slots and their ancestors.  O(hi - lo +
+   log leaves). */
+static void tree_set_range(hsim_queue_t *q, size_t lo, size_t hi)
+{
+    if (q->tree_stale)
+        return; /* rebuilt before the next use */
+    if (hi > q->leaves) {
+        q->tree_stale = 1; /* outgrown */
+        return;
+    }
+    for (size_t i = lo; i < hi; i++) {
+        q->tree[q->leaves + i] = q->procs[i];
+        q->tree_est[q->leaves + i] = q->est[i];
+    }
+    for (size_t a = (q->leaves + lo) / 2, b = (q->leaves + hi - 1) / 2; a >= 1;
+         a /= 2, b /= 2)
+        for (size_t k = a; k <= b; k++)
+            tree_pull(q, k);
 }
 
 /* Sizes the tree to the queue as it is now (twice its slots, so appends
@@ -105,6 +149,8 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
     if (hsim_grow(&q->est, &cap, q->n + 1, sizeof *q->est))
         return HSIM_ENOMEM;
     q->cap = cap;
+    if (q->mirror && hsim_grow(&q->slot, &q->slot_cap, (size_t)job + 1, sizeof *q->slot))
+        return HSIM_ENOMEM;
     /* Appending is the common case (FCFS): compare with the last live job. */
     long last = (long)q->n - 1;
     while (last >= (long)q->first && q->ids[last] < 0)
@@ -114,31 +160,57 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
         q->procs[q->n] = jobs[job].procs;
         q->est[q->n] = jobs[job].estimate;
         tree_set(q, q->n, jobs[job].procs, jobs[job].estimate);
+        note_slots(q, q->n, q->n + 1);
         q->n++;
         return 0;
     }
-    compact(q); /* the binary search needs a hole-free array */
-    size_t lo = 0, hi = q->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (q->order->compare(jobs, q->ids[mid], job, now) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    memmove(&q->ids[lo + 1], &q->ids[lo], (q->n - lo) * sizeof *q->ids);
-    memmove(&q->procs[lo + 1], &q->procs[lo], (q->n - lo) * sizeof *q->procs);
-    memmove(&q->est[lo + 1], &q->est[lo], (q->n - lo) * sizeof *q->est);
-    q->ids[lo] = job;
-    q->procs[lo] = jobs[job].procs;
-    q->est[lo] = jobs[job].estimate;
-    q->n++;
-    q->tree_stale = 1;
+    /* Elsewhere: the first slot whose live job comes after it, holes
+       passed over, then a hole to fill at or beside it. */
     q->layout++;
+    size_t lo = q->first, hi = q->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, m = mid;
+        while (m < hi && q->ids[m] < 0)
+            m++;
+        if (m == hi)
+            hi = mid; /* [mid, hi) holds only holes */
+        else if (q->order->compare(jobs, q->ids[m], job, now) < 0)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    size_t at, end; /* the job goes to slot at; slots [at, end) change */
+    if (lo > 0 && q->ids[lo - 1] < 0) {
+        at = lo - 1; /* the hole just before: nothing moves */
+        end = lo;
+        q->holes--;
+        if (at < q->first)
+            q->first = at;
+    } else {
+        size_t h = lo; /* the next hole, or the end: what lies before it
+                          moves one slot on */
+        while (h < q->n && q->ids[h] >= 0)
+            h++;
+        if (h < q->n)
+            q->holes--;
+        else
+            q->n++;
+        memmove(&q->ids[lo + 1], &q->ids[lo], (h - lo) * sizeof *q->ids);
+        memmove(&q->procs[lo + 1], &q->procs[lo], (h - lo) * sizeof *q->procs);
+        memmove(&q->est[lo + 1], &q->est[lo], (h - lo) * sizeof *q->est);
+        at = lo;
+        end = h + 1;
+    }
+    q->ids[at] = job;
+    q->procs[at] = jobs[job].procs;
+    q->est[at] = jobs[job].estimate;
+    note_slots(q, at, end);
+    tree_set_range(q, at, end);
     return 0;
 }
 
-void hsim_queue_remove_at(hsim_queue_t *q, size_t i)
+/* hsim_queue_remove_at() in this queue only. */
+static void remove_here(hsim_queue_t *q, size_t i)
 {
     HSIM_ASSERT(i < q->n && q->ids[i] >= 0);
     q->ids[i] = -1;
@@ -153,6 +225,18 @@ void hsim_queue_remove_at(hsim_queue_t *q, size_t i)
         q->n = q->first = q->holes = 0;
         q->tree_stale = 1;
         q->layout++;
+    }
+}
+
+void hsim_queue_remove_at(hsim_queue_t *q, size_t i)
+{
+    HSIM_ASSERT(i < q->n);
+    int32_t job = q->ids[i];
+    remove_here(q, i);
+    if (q->mirror) {
+        size_t k = (size_t)q->mirror->slot[job];
+        HSIM_ASSERT(k < q->mirror->n && q->mirror->ids[k] == job);
+        remove_here(q->mirror, k);
     }
 }
 
@@ -237,6 +321,7 @@ int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
         q->procs[i] = jobs[q->ids[i]].procs;
         q->est[i] = jobs[q->ids[i]].estimate;
     }
+    note_slots(q, 0, q->n);
     q->tree_stale = 1;
     return rc;
 }

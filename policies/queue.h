@@ -7,8 +7,9 @@
  * Min-trees over the slots' processor counts and estimates find the next
  * job that can be backfilled in about O(log n), so backfilling does not walk
  * a long queue of jobs that cannot start (RICC's queue reaches 23,000).
- * Appending (FCFS) is O(log n); inserting elsewhere is a memmove and marks
- * the tree for an O(n) rebuild at its next use.
+ * Appending (FCFS) is O(log n).  Inserting elsewhere (SJF) fills the hole
+ * at its place when there is one, else moves the jobs up to the next hole
+ * one slot on: O(log n + those jobs), never a compaction.
  */
 #ifndef HSIM_QUEUE_H
 #define HSIM_QUEUE_H
@@ -32,6 +33,11 @@ typedef struct hsim_queue {
     uint64_t layout;     /* changes whenever live entries may have moved to
                             other slots: a caller's per-slot notes are void */
     const hsim_order_t *order;
+    struct hsim_queue *mirror; /* NULL, or a queue of the same jobs in
+                            another order (see hsim_queue_pair()) */
+    int32_t *slot;       /* with a mirror: each queued job's slot, by job
+                            index; kept as entries move */
+    size_t slot_cap;     /* jobs slot[] holds */
 } hsim_queue_t;
 
 void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order);
@@ -39,6 +45,11 @@ void hsim_queue_free(hsim_queue_t *q);
 /* Inserts job at its place in the order.  0 or HSIM_ENOMEM. */
 int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
                       hsim_time_t now);
+/* Makes a and b, empty queues, hold the same jobs in their two orders: a
+   job inserted in one must be inserted in the other, and a job removed from
+   one leaves the other as well (each keeps its jobs' slots for that, O(1)
+   per removal and O(entries moved) per insertion). */
+void hsim_queue_pair(hsim_queue_t *a, hsim_queue_t *b);
 /* Removes the entry at slot i (which must be live), leaving a hole: slots
    of the other entries do not move, so a pass can remove as it scans. */
 void hsim_queue_remove_at(hsim_queue_t *q, size_t i);
