@@ -102,6 +102,7 @@ typedef struct cons {
     size_t n_live;
     run_note_t *notes;        /* by queue slot */
     size_t notes_cap;         /* slots it holds */
+    size_t swept;             /* jobs queued after the last sweep() */
     uint64_t pass;            /* passes so far, plus 2 at each change of */
     uint64_t layout;          /* ...the queue's layout seen here */
     hsim_ppos_t chain;        /* the step before the end of the last move's
@@ -318,6 +319,27 @@ static int place(cons_t *s, const hsim_view_t *v, int32_t job, const hsim_decide
     return d->reserve(d->ctx, job, t);
 }
 
+/*
+ * A job whose reserved start has come stays queued until a pass reaches
+ * it, and passes are skipped while terminations give nothing back (all of
+ * them, with exact estimates): the queue would then keep every job ever
+ * submitted, and an insertion in shortest-first order would move them all.
+ * So once the queue has doubled since it was last swept, a sweep takes
+ * those jobs out: O(1) amortised per submission.  It changes no decision:
+ * a pass takes them out too, untouched.
+ */
+static void sweep(cons_t *s, hsim_time_t now)
+{
+    hsim_queue_t *q = &s->queue;
+    if (hsim_queue_size(q) <= 2 * s->swept + 64)
+        return;
+    for (size_t i = q->first; i < q->n; i++)
+        if (q->ids[i] >= 0 && s->at[q->ids[i]] <= now)
+            hsim_queue_remove_at(q, i);
+    hsim_queue_tidy(q);
+    s->swept = hsim_queue_size(q);
+}
+
 static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
                           const hsim_decide_t *d)
 {
@@ -330,6 +352,7 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
         s->ready = 1;
     }
     hsim_profile_trim(&s->profile, v->now);
+    sweep(s, v->now);
     int rc = hsim_queue_insert(&s->queue, v->jobs, job, v->now);
     if (rc)
         return rc;
