@@ -58,6 +58,8 @@ static void tree_pull(hsim_type_index_t *x, size_t k)
     x->max_gpus[k] = x->max_gpus[a] > x->max_gpus[b] ? x->max_gpus[a] : x->max_gpus[b];
     x->max_mem[k] = x->max_mem[a] > x->max_mem[b] ? x->max_mem[a] : x->max_mem[b];
     x->max_fpgas[k] = x->max_fpgas[a] > x->max_fpgas[b] ? x->max_fpgas[a] : x->max_fpgas[b];
+    x->min_jobs[k] = x->min_jobs[a] < x->min_jobs[b] ? x->min_jobs[a] : x->min_jobs[b];
+    x->max_jobs[k] = x->max_jobs[a] > x->max_jobs[b] ? x->max_jobs[a] : x->max_jobs[b];
 }
 
 /* The node's free GPU capacity for the tree: whole GPUs, or, for nodes
@@ -71,6 +73,8 @@ static void tree_set(hsim_cluster_t *c, int32_t i)
     x->max_gpus[k] = n->free_gpus;
     x->max_mem[k] = n->free_mem;
     x->max_fpgas[k] = n->free_fpgas;
+    x->min_jobs[k] = n->jobs;
+    x->max_jobs[k] = n->jobs;
     for (k /= 2; k >= 1; k /= 2)
         tree_pull(x, k);
 }
@@ -114,11 +118,18 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         x->max_gpus = hsim_calloc(2 * x->leaves, sizeof *x->max_gpus);
         x->max_mem = hsim_calloc(2 * x->leaves, sizeof *x->max_mem);
         x->max_fpgas = hsim_calloc(2 * x->leaves, sizeof *x->max_fpgas);
+        x->min_jobs = hsim_malloc(2 * x->leaves * sizeof *x->min_jobs);
+        x->max_jobs = hsim_malloc(2 * x->leaves * sizeof *x->max_jobs);
         x->cbucket = hsim_malloc(((size_t)ty->cores + 1) * sizeof *x->cbucket);
         x->gbucket = hsim_malloc(((size_t)ty->gpus + 1) * sizeof *x->gbucket);
-        if (!x->max_cores || !x->max_gpus || !x->max_mem || !x->max_fpgas || !x->cbucket ||
-            !x->gbucket)
+        if (!x->max_cores || !x->max_gpus || !x->max_mem || !x->max_fpgas || !x->min_jobs || !x->max_jobs ||
+            !x->cbucket || !x->gbucket)
             goto nomem;
+        for (size_t k = 0; k < 2 * x->leaves; k++) {
+            int pad = k >= x->leaves + (size_t)ty->count;
+            x->min_jobs[k] = pad ? INT32_MAX : 0;
+            x->max_jobs[k] = pad ? -1 : 0;
+        }
         for (int32_t v = 0; v <= ty->cores; v++)
             x->cbucket[v] = -1;
         for (int32_t v = 0; v <= ty->gpus; v++)
@@ -170,6 +181,8 @@ void hsim_cluster_free(hsim_cluster_t *c)
         hsim_free(x->max_gpus);
         hsim_free(x->max_mem);
         hsim_free(x->max_fpgas);
+        hsim_free(x->min_jobs);
+        hsim_free(x->max_jobs);
         hsim_free(x->cbucket);
         hsim_free(x->gbucket);
     }

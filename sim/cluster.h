@@ -90,6 +90,8 @@ typedef struct hsim_type_index {
     int32_t *max_gpus;
     int64_t *max_mem;
     int32_t *max_fpgas;
+    int32_t *min_jobs;      /* min- and max-trees of the nodes' job counts */
+    int32_t *max_jobs;      /* (hsim_node_t.jobs; padding: INT32_MAX, -1) */
     int32_t *cbucket;       /* head node of each free-cores value, -1 */
     int32_t *gbucket;       /* head node of each free-GPUs value, -1 */
 } hsim_type_index_t;

@@ -273,7 +273,7 @@ static void check_single(const hsim_cluster_t *c, const hsim_request_t *r, hsim_
     if (!single_need(r, s, &x))
         return;
     int gpu = r->gpus > 0;
-    int32_t lo = INT32_MAX, hi = -1, least = INT32_MAX;
+    int32_t lo = INT32_MAX, hi = -1, least = INT32_MAX, first_least = -1;
     double fastest = 0;
     for (int32_t n = 0; (size_t)n < c->n_nodes; n++) {
         size_t t = (size_t)c->nodes[n].type;
@@ -282,7 +282,10 @@ static void check_single(const hsim_cluster_t *c, const hsim_request_t *r, hsim_
         int32_t v = gpu ? c->nodes[n].free_gpus : c->nodes[n].free_cores;
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
-        least = c->nodes[n].jobs < least ? c->nodes[n].jobs : least;
+        if (c->nodes[n].jobs < least) { /* nodes are in type order */
+            least = c->nodes[n].jobs;
+            first_least = n;
+        }
         double sp = hsim_cluster_speed(c, r->job_class, t, gpu);
         fastest = sp > fastest ? sp : fastest;
     }
@@ -297,7 +300,7 @@ static void check_single(const hsim_cluster_t *c, const hsim_request_t *r, hsim_
     else if (!strcmp(name, "worst-fit"))
         bad = a->n != 1 || v != hi;
     else if (!strcmp(name, "least-connections"))
-        bad = a->n != 1 || c->nodes[n].jobs != least;
+        bad = a->n != 1 || n != first_least; /* ties: the lowest index */
     else if (!strcmp(name, "heterogeneity-aware") && (r->nodes == 1 || a->n == 1))
         bad = hsim_cluster_speed(c, r->job_class, (size_t)c->nodes[n].type, gpu) != fastest;
     if (bad)

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# bench-cluster.sh [JOBS]: placement at scale, outside the test run.
+# bench-cluster.sh [JOBS [PLACEMENT]]: placement at scale, outside the test run.
 # 100,000 nodes of three types (60,000 CPU nodes of 32 cores, 30,000 nodes
 # with 4 V100 GPUs, 10,000 nodes with an FPGA) and JOBS (default 1,000,000)
 # synthetic jobs of the `mix` generator (scientific, deep-learning and
 # big-data classes; the largest scientific job 256 cores) at load 0.9, under
-# FCFS with best-fit placement.  Prints wall time, jobs per second and peak
+# FCFS with PLACEMENT (default best-fit).  Prints wall time, jobs per second and peak
 # memory of the whole command (generation, simulation, CSV files).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 hsim=${HSIM:-$(pwd)/build/hsim}
 jobs=${1:-1000000}
+placement=${2:-best-fit}
 command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get install time)"; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -37,12 +38,12 @@ count = 10000
 cores = 24
 memory = 192G
 fpgas = 1
-[policy best-fit]
+[policy $placement]
 backfill = none
-placement = best-fit
+placement = $placement
 INI
 out=$( { /usr/bin/time -f "%e %M" "$hsim" -q "$work/cluster.ini" >/dev/null; } 2>&1 | tail -1)
 secs=${out% *} kb=${out#* }
-ran=$(($(wc -l < "$work/out/cluster-100k/best-fit/jobs.csv") - 1))
-awk -v j="$ran" -v s="$secs" -v k="$kb" 'BEGIN {
-  printf "100,000 nodes, best-fit: %d jobs in %.2f s (%.0f jobs/s), %.1f MB peak\n", j, s, (s > 0 ? j / s : 0), k / 1024 }'
+ran=$(($(wc -l < "$work/out/cluster-100k/$placement/jobs.csv") - 1))
+awk -v p="$placement" -v j="$ran" -v s="$secs" -v k="$kb" 'BEGIN {
+  printf "100,000 nodes, %s: %d jobs in %.2f s (%.0f jobs/s), %.1f MB peak\n", p, j, s, (s > 0 ? j / s : 0), k / 1024 }'
