@@ -74,9 +74,13 @@ static void shadow_of(const hsim_view_t *v, int32_t need, int32_t free_now,
     while (i < n && v->running[i].est_end <= v->now)
         i++; /* already counted in free_now */
     while (i < n) {
+        if (v->running[i].job < 0) {
+            i++; /* a hole */
+            continue;
+        }
         hsim_time_t t = v->running[i].est_end;
         while (i < n && v->running[i].est_end == t)
-            avail += v->running[i++].procs;
+            avail += v->running[i++].procs; /* a hole adds 0 */
         if (avail >= need) {
             *shadow = t;
             *extra = avail - need;

@@ -45,8 +45,12 @@ typedef struct hsim_view {
     size_t n_waiting;              /* entries in waiting[], holes included */
     size_t waiting_holes;          /* holes among them */
     const hsim_running_t *running; /* by (est_end, start order) ascending,
-                                      unless running_unordered */
-    size_t n_running;
+                                      unless running_unordered; an entry
+                                      with job < 0 is a hole (procs 0, the
+                                      key of a job that left), to be
+                                      skipped */
+    size_t n_running;              /* entries, holes included */
+    size_t running_holes;          /* holes among them */
     int running_unordered;         /* 1: running[] is in no order (the
                                       scheduler said it does not read it) */
     int32_t ending_procs;          /* with running_unordered: processors of

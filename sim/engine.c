@@ -9,8 +9,11 @@
  * read it (EASY); for the others it is an unordered array (a cluster of
  * 100,000 nodes runs tens of thousands of jobs at once) beside a heap of
  * estimated ends that answers "how many processors end by now".  The running set
- * that backfilling reads is kept sorted by (estimated end, start order):
- * insertions and removals are binary searches plus a memmove.
+ * that backfilling reads is kept sorted by (estimated end, start order),
+ * with holes: a job that ends leaves a hole that keeps its key, so the
+ * array stays sorted and a binary search still finds a place; a job that
+ * starts fills a hole beside its place, or moves the entries up to the
+ * nearest hole; the holes are compacted away once they are half the array.
  */
 #include "engine.h"
 
@@ -36,7 +39,9 @@ typedef struct run {
     size_t *wslot;             /* slot of a waiting job in waiting[] */
     hsim_running_t *running;   /* by (est_end, start_seq) */
     int64_t *running_seq;      /* start_seq parallel to running[] */
-    size_t n_running, cap_running, cap_running_seq;
+    size_t n_running, cap_running, cap_running_seq; /* entries, holes included */
+    size_t running_holes;      /* ordered: entries that are holes (job -1)... */
+    size_t running_first;      /* ...all those before this one among them */
     int ordered;               /* running[] kept in est_end order (the
                                   scheduler reads it); else unordered, with: */
     size_t *rpos;              /* slot of each running job in running[] */
@@ -75,7 +80,7 @@ int32_t hsim_view_free_now(const hsim_view_t *v)
     if (v->running_unordered)
         return v->capacity - busy + v->ending_procs;
     for (size_t i = 0; i < v->n_running && v->running[i].est_end <= v->now; i++)
-        busy -= v->running[i].procs;
+        busy -= v->running[i].procs; /* a hole holds 0 */
     return v->capacity - busy;
 }
 
@@ -96,14 +101,16 @@ static void refresh_view(run_t *r)
     r->view.waiting = r->waiting;
     r->view.n_waiting = r->n_waiting;
     r->view.waiting_holes = r->waiting_holes;
-    r->view.running = r->running;
-    r->view.n_running = r->n_running;
+    r->view.running = r->running + r->running_first;
+    r->view.n_running = r->n_running - r->running_first;
+    r->view.running_holes = r->running_holes - r->running_first;
     r->view.running_unordered = !r->ordered;
     if (!r->ordered)
         r->view.ending_procs = ending_by(r, 0, r->now);
 }
 
-/* Position of (est_end, seq) in running[]: first entry not less than it. */
+/* Position of (est_end, seq) in running[]: first entry not less than it
+   (holes keep the key of the job that left). */
 static size_t running_lower_bound(const run_t *r, hsim_time_t est_end, int64_t seq)
 {
     size_t lo = 0, hi = r->n_running;
@@ -116,6 +123,57 @@ static size_t running_lower_bound(const run_t *r, hsim_time_t est_end, int64_t s
             hi = mid;
     }
     return lo;
+}
+
+/* Moves entries [from, to) of running[] by one slot: up when up, else
+   down. */
+static void running_shift(run_t *r, size_t from, size_t to, int up)
+{
+    size_t dst = up ? from + 1 : from - 1;
+    memmove(&r->running[dst], &r->running[from], (to - from) * sizeof *r->running);
+    memmove(&r->running_seq[dst], &r->running_seq[from], (to - from) * sizeof *r->running_seq);
+}
+
+/* The slot for a job starting with key (est_end, seq), the entries around
+   it moved as needed; room for one more entry is there.  *low gets the
+   lowest slot that now holds a job (it, or the entries moved down).
+   O(log n) plus the entries between its place and the nearest hole. */
+static size_t running_slot(run_t *r, hsim_time_t est_end, int64_t seq, size_t *low)
+{
+    size_t n = r->n_running, at = running_lower_bound(r, est_end, seq);
+    for (size_t d = 0;; d++) {
+        if (at + d == n) { /* the end: as good as a hole at n */
+            running_shift(r, at, n, 1);
+            r->n_running++;
+            return *low = at;
+        }
+        if (r->running[at + d].job < 0) {
+            running_shift(r, at, at + d, 1);
+            r->running_holes--;
+            return *low = at;
+        }
+        if (at > d && r->running[at - d - 1].job < 0) {
+            running_shift(r, at - d, at, 0);
+            r->running_holes--;
+            *low = at - d - 1;
+            return at - 1;
+        }
+    }
+}
+
+/* Removes the holes of running[].  O(n). */
+static void running_compact(run_t *r)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_running; i++)
+        if (r->running[i].job >= 0) {
+            r->running[k] = r->running[i];
+            r->running_seq[k++] = r->running_seq[i];
+        }
+    HSIM_ASSERT(r->n_running - k == r->running_holes);
+    r->n_running = k;
+    r->running_holes = 0;
+    r->running_first = 0;
 }
 
 static int push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
@@ -285,10 +343,10 @@ static int start_job(run_t *r, int32_t job)
     r->est_end[job] = est_end;
     size_t at = r->n_running;
     if (r->ordered) {
-        at = running_lower_bound(r, est_end, seq);
-        memmove(&r->running[at + 1], &r->running[at], (r->n_running - at) * sizeof *r->running);
-        memmove(&r->running_seq[at + 1], &r->running_seq[at],
-                (r->n_running - at) * sizeof *r->running_seq);
+        size_t low;
+        at = running_slot(r, est_end, seq, &low);
+        if (low < r->running_first)
+            r->running_first = low; /* the view starts at it */
     } else {
         r->rpos[job] = at;
         hsim_event_t ev = {.time = est_end, .seq = seq, .job = job, .kind = 0};
@@ -297,7 +355,8 @@ static int start_job(run_t *r, int32_t job)
     r->running[at] = (hsim_running_t){.job = job, .procs = j->procs,
                                       .start = r->now, .est_end = est_end};
     r->running_seq[at] = seq;
-    r->n_running++;
+    if (!r->ordered)
+        r->n_running++;
     r->running_procs += j->procs;
     r->start_seq[job] = seq;
     r->state[job] = JOB_RUNNING;
@@ -347,10 +406,12 @@ static int finish_job(run_t *r, int32_t job)
     if (r->ordered) {
         size_t at = running_lower_bound(r, est_end, r->start_seq[job]);
         HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
-        memmove(&r->running[at], &r->running[at + 1],
-                (r->n_running - at - 1) * sizeof *r->running);
-        memmove(&r->running_seq[at], &r->running_seq[at + 1],
-                (r->n_running - at - 1) * sizeof *r->running_seq);
+        r->running[at].job = -1; /* a hole: it keeps its key */
+        r->running[at].procs = 0;
+        while (r->running_first < r->n_running && r->running[r->running_first].job < 0)
+            r->running_first++; /* the view starts at the first job */
+        if (++r->running_holes > 32 && 2 * r->running_holes > r->n_running)
+            running_compact(r);
     } else { /* the last entry fills the hole */
         size_t at = r->rpos[job], last = r->n_running - 1;
         HSIM_ASSERT(r->running[at].job == job);
@@ -358,8 +419,8 @@ static int finish_job(run_t *r, int32_t job)
         r->running_seq[at] = r->running_seq[last];
         r->rpos[r->running[at].job] = at;
         hsim_rheap_remove(&r->ends, job);
+        r->n_running--;
     }
-    r->n_running--;
     r->running_procs -= vj->procs;
     r->state[job] = JOB_DONE;
     if (r->has_cluster)

@@ -912,6 +912,33 @@ static void test_conservative_long_queues(void)
     differential_sized("conservative", &ref_cons, "sjf", NULL, "user", 4, 1000, 1.6);
 }
 
+/* Many narrow jobs (1-4 processors) on 512 processors at a load of 1.3:
+   hundreds run at once, so the engine's running set, which EASY reads in
+   order of estimated end, fills with holes where jobs ended early, and
+   starting jobs fill them from above and below. */
+static void test_easy_many_running(void)
+{
+    const char *bf_orders[] = {NULL, "sjf"};
+    for (unsigned long seed = 1; seed <= 3; seed++) {
+        hsim_workload_t w;
+        random_workload(&w, 500 + seed, 3000, 4, 1.3 * 128); /* 1.3 on 512 */
+        hsim_outcome_t *a = malloc(w.n_jobs * sizeof *a), *b = malloc(w.n_jobs * sizeof *b);
+        for (int k = 0; k < 2; k++) {
+            hsim_err_t e = {{0}};
+            hsim_run_config_t c = config(512, "easy", "fcfs", bf_orders[k], "user");
+            CU_ASSERT_EQUAL_FATAL(hsim_engine_run(&w, &c, a, NULL, &e), 0);
+            check_invariants(&w, a, 512, "easy");
+            c.scheduler = &ref_easy;
+            CU_ASSERT_EQUAL_FATAL(run(&w, &c, b, &e), 0);
+            CU_ASSERT_EQUAL(compare_runs(&w, a, b, k ? "easy/fcfs+sjf, 512" : "easy/fcfs, 512",
+                                         seed), 0);
+        }
+        free(a);
+        free(b);
+        hsim_workload_free(&w);
+    }
+}
+
 /* Every scheduler gives every job an outcome, on random workloads. */
 static void test_every_job_has_an_outcome(void)
 {
@@ -1186,6 +1213,7 @@ void hsim_test_register(void)
     HSIM_TEST(d, test_conservative_sjf_against_reference);
     HSIM_TEST(d, test_conservative_oracle_against_reference);
     HSIM_TEST(d, test_conservative_long_queues);
+    HSIM_TEST(d, test_easy_many_running);
     HSIM_TEST(d, test_every_job_has_an_outcome);
     CU_pSuite x = hsim_test_suite("experiment");
     HSIM_TEST(x, test_experiment_deterministic);

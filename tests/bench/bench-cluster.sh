@@ -4,7 +4,8 @@
 # with 4 V100 GPUs, 10,000 nodes with an FPGA) and JOBS (default 1,000,000)
 # synthetic jobs of the `mix` generator (scientific, deep-learning and
 # big-data classes; the largest scientific job 256 cores) at load 0.9, under
-# FCFS with PLACEMENT (default best-fit).  Prints wall time, jobs per second and peak
+# FCFS with PLACEMENT (default best-fit), and the backfilling named by the
+# environment variable BACKFILL (default none).  Prints wall time, jobs per second and peak
 # memory of the whole command (generation, simulation, CSV files).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,7 +40,7 @@ cores = 24
 memory = 192G
 fpgas = 1
 [policy $placement]
-backfill = none
+backfill = ${BACKFILL:-none}
 placement = $placement
 INI
 out=$( { /usr/bin/time -f "%e %M" "$hsim" -q "$work/cluster.ini" >/dev/null; } 2>&1 | tail -1)
