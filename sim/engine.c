@@ -12,8 +12,9 @@
  * that backfilling reads is kept sorted by (estimated end, start order),
  * with holes: a job that ends leaves a hole that keeps its key, so the
  * array stays sorted and a binary search still finds a place; a job that
- * starts fills a hole beside its place, or moves the entries up to the
- * nearest hole; the holes are compacted away once they are half the array.
+ * starts fills a hole beside its place, or moves the entries up or down to
+ * the nearest hole; the holes are compacted away once they are half the
+ * array, and the view starts at the first job.
  */
 #include "engine.h"
 
