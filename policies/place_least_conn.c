@@ -20,13 +20,8 @@
  */
 #include "place_common.h"
 
-typedef struct lc {
-    hsim_spread_t spread;
-} lc_t;
-
 /* One walk of hsim_place_request(). */
 typedef struct lc_walk {
-    lc_t *s;
     uint8_t types[HSIM_MAX_NODE_TYPES];
     size_t n_types;
     int calls;          /* calls since the walk started */
@@ -139,34 +134,19 @@ static int32_t lc_choose(void *ctx, const hsim_cluster_t *c, const hsim_request_
     return n;
 }
 
-static int lc_create(const hsim_cluster_t *c, hsim_spread_t spread, void **state)
-{
-    (void)c;
-    lc_t *s = hsim_calloc(1, sizeof *s);
-    if (!s)
-        return HSIM_ENOMEM;
-    s->spread = spread;
-    *state = s;
-    return 0;
-}
-
-static void lc_destroy(void *state)
-{
-    hsim_free(state);
-}
-
 static int lc_place(void *state, const hsim_cluster_t *c, const hsim_request_t *r,
                     hsim_alloc_t *a)
 {
-    lc_walk_t w = {.s = state};
+    const hsim_place_plain_t *s = state;
+    lc_walk_t w = {.calls = 0};
     w.n_types = hsim_place_types(c, r, w.types);
-    return hsim_place_request(c, r, w.s->spread, lc_choose, &w, a);
+    return hsim_place_request(c, r, s->spread, lc_choose, &w, a);
 }
 
 const hsim_placement_t hsim_place_least_conn = {
     .name = "least-connections",
     .summary = "fitting node running the fewest jobs (ties: lowest index)",
-    .create = lc_create,
-    .destroy = lc_destroy,
+    .create = hsim_place_plain_create,
+    .destroy = hsim_place_plain_destroy,
     .place = lc_place,
 };
