@@ -102,7 +102,8 @@ static void refresh_view(run_t *r)
     r->view.waiting = r->waiting;
     r->view.n_waiting = r->n_waiting;
     r->view.waiting_holes = r->waiting_holes;
-    r->view.running = r->running + r->running_first;
+    /* (NULL + 0 is undefined: running[] is NULL until a job starts) */
+    r->view.running = r->running ? r->running + r->running_first : NULL;
     r->view.n_running = r->n_running - r->running_first;
     r->view.running_holes = r->running_holes - r->running_first;
     r->view.running_unordered = !r->ordered;
