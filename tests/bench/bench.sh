@@ -5,7 +5,9 @@
 # jobs per second and peak resident memory.  KTH-SP2 (28,476 jobs, 100
 # processors) and RICC-2010 (447,794 jobs, 8,192 processors) under the given
 # backfilling disciplines (default: none easy conservative), then RICC at
-# 10%, 50% and 100% of its jobs to show how the cost grows.
+# 10%, 50% and 100% of its jobs to show how the cost grows, then RICC under
+# shortest-first orders (sjf; EASY-SJBF; conservative with sjf, with user
+# and with oracle estimates).
 # Usage: tests/bench/bench.sh [none easy conservative]   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,8 +19,8 @@ command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get in
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-run() { # name trace procs max_jobs backfill
-  local name=$1 trace=$2 procs=$3 max=$4 bf=$5
+run() { # name trace procs max_jobs backfill [more policy keys, one per line]
+  local name=$1 trace=$2 procs=$3 max=$4 bf=$5 more=${6:-}
   cat > "$work/$name.ini" <<INI
 [experiment]
 name = $name
@@ -31,6 +33,7 @@ max_jobs = $max
 processors = $procs
 [policy $bf]
 backfill = $bf
+$more
 INI
   local out
   out=$( { /usr/bin/time -f "%e %M" "$hsim" -q "$work/$name.ini" >/dev/null; } 2>&1 | tail -1)
@@ -50,3 +53,8 @@ for bf in $policies; do
     run "ricc-${pct}pct" "$ricc" 8192 $((447794 * pct / 100)) "$bf"
   done
 done
+run ricc-sjf "$ricc" 8192 0 none "queue = sjf"
+run ricc-sjbf "$ricc" 8192 0 easy "backfill_order = sjf"
+run ricc-sjf "$ricc" 8192 0 conservative "queue = sjf"
+run ricc-sjf-oracle "$ricc" 8192 0 conservative "queue = sjf
+estimate = oracle"
