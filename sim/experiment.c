@@ -26,28 +26,6 @@ typedef struct experiment {
     size_t n_done;                /* policies run so far */
 } experiment_t;
 
-/* Opens path for writing and writes header (may be NULL).  0 or HSIM_EIO. */
-static int open_out(FILE **f, const char *path, const char *header, hsim_err_t *e)
-{
-    *f = fopen(path, "w");
-    if (!*f)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write", path);
-    if (header)
-        fputs(header, *f);
-    return 0;
-}
-
-/* Closes f (NULL: nothing to do), reporting any write that failed. */
-static int close_out(FILE *f, const char *path, hsim_err_t *e)
-{
-    if (!f)
-        return 0;
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
-    return 0;
-}
-
 /* summary.png: the policies side by side. */
 static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_err_t *e)
 {
@@ -70,7 +48,7 @@ static int write_nodes(const experiment_t *x, const char *path, const hsim_run_s
                        hsim_err_t *e)
 {
     FILE *f;
-    int rc = open_out(&f, path, "node,type,busy_s,jobs\n", e);
+    int rc = hsim_report_open(&f, path, "node,type,busy_s,jobs\n", e);
     if (rc)
         return rc;
     char t[32];
@@ -79,7 +57,7 @@ static int write_nodes(const experiment_t *x, const char *path, const hsim_run_s
         fprintf(f, "%zu,%s,%s,%d\n", i, x->cluster.types[n->type].name,
                 hsim_format_time(t, sizeof t, st->node_busy[i]), st->node_jobs[i]);
     }
-    return close_out(f, path, e);
+    return hsim_report_close(f, path, e);
 }
 
 /* cluster.csv: the node types as the replay saw them, after topologies,
@@ -87,8 +65,8 @@ static int write_nodes(const experiment_t *x, const char *path, const hsim_run_s
 static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
 {
     FILE *f;
-    int rc = open_out(&f, path, "type,count,cores,memory_mb,gpus,gpu_model,gpu_memory_mb,fpgas,"
-                                "fpga_model,speed,partition\n", e);
+    int rc = hsim_report_open(&f, path, "type,count,cores,memory_mb,gpus,gpu_model,"
+                                        "gpu_memory_mb,fpgas,fpga_model,speed,partition\n", e);
     if (rc)
         return rc;
     for (size_t i = 0; i < x->cluster.n_types; i++) {
@@ -102,7 +80,7 @@ static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
         hsim_report_csv_field(f, t->partition);
         fputc('\n', f);
     }
-    return close_out(f, path, e);
+    return hsim_report_close(f, path, e);
 }
 
 /* classes.csv rows: average job completion time per job class. */
@@ -382,9 +360,9 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         rc = write_cluster(&x, path, e);
     }
     if (rc == 0)
-        rc = open_out(&x.summary, spath, NULL, e);
+        rc = hsim_report_open(&x.summary, spath, NULL, e);
     if (rc == 0)
-        rc = open_out(&x.classes, cpath, "policy,class,jobs,avg_jct,avg_wait\n", e);
+        rc = hsim_report_open(&x.classes, cpath, "policy,class,jobs,avg_jct,avg_wait\n", e);
     if (rc == 0) {
         summary_header(&x);
         if (!o->quiet) {
@@ -402,8 +380,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         rc = run_policies(&x, o, e);
     if (rc == 0)
         rc = write_chart(&x, dir, x.n_done, e);
-    int rc2 = close_out(x.summary, spath, e);
-    int rc3 = close_out(x.classes, cpath, e);
+    int rc2 = hsim_report_close(x.summary, spath, e);
+    int rc3 = hsim_report_close(x.classes, cpath, e);
     if (!rc)
         rc = rc2 ? rc2 : rc3;
     hsim_free(x.fig);

@@ -27,16 +27,20 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
     return 0;
 }
 
-static FILE *open_out(const char *path, hsim_err_t *e)
+int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
-    return f;
+    *f = fopen(path, "w");
+    if (!*f)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (header)
+        fputs(header, *f);
+    return 0;
 }
 
-static int close_out(FILE *f, const char *path, hsim_err_t *e)
+int hsim_report_close(FILE *f, const char *path, hsim_err_t *e)
 {
+    if (!f)
+        return 0;
     int bad = ferror(f);
     if (fclose(f) || bad)
         return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
@@ -88,10 +92,10 @@ static char *put_fixed4(char *p, double x)
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, hsim_err_t *e)
 {
-    FILE *f = open_out(path, e);
-    if (!f)
+    FILE *f;
+    if (hsim_report_open(&f, path, "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
+                                   "state\n", e))
         return HSIM_EIO;
-    fputs("job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state\n", f);
     char row[512];
     for (size_t i = 0; i < w->n_jobs; i++) {
         const hsim_job_t *j = &w->jobs[i];
@@ -121,8 +125,7 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         memcpy(p, state, n);
         fwrite(row, 1, (size_t)(p - row) + n, f);
     }
-    int rc = close_out(f, path, e);
-    return rc;
+    return hsim_report_close(f, path, e);
 }
 
 void hsim_report_csv_field(FILE *f, const char *s)
@@ -142,17 +145,16 @@ void hsim_report_csv_field(FILE *f, const char *s)
 
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e)
 {
-    FILE *f = open_out(path, e);
-    if (!f)
+    FILE *f;
+    if (hsim_report_open(&f, path, "job_id,line,reason\n", e))
         return HSIM_EIO;
-    fputs("job_id,line,reason\n", f);
     for (size_t i = 0; i < w->n_rejected; i++) {
         const hsim_rejection_t *r = &w->rejected[i];
         fprintf(f, "%" PRId64 ",%" PRId64 ",", r->id, r->line);
         hsim_report_csv_field(f, r->reason);
         fputc('\n', f);
     }
-    return close_out(f, path, e);
+    return hsim_report_close(f, path, e);
 }
 
 int hsim_report_summary_header(FILE *f)
