@@ -50,7 +50,6 @@ typedef struct hsim_view {
                                       key of a job that left), to be
                                       skipped */
     size_t n_running;              /* entries, holes included */
-    size_t running_holes;          /* holes among them */
     int running_unordered;         /* 1: running[] is in no order (the
                                       scheduler said it does not read it) */
     int32_t ending_procs;          /* with running_unordered: processors of

@@ -326,14 +326,6 @@ int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
     return rc;
 }
 
-void hsim_queue_copy(const hsim_queue_t *q, int32_t *out)
-{
-    size_t k = 0;
-    for (size_t i = q->first; i < q->n; i++)
-        if (q->ids[i] >= 0)
-            out[k++] = q->ids[i];
-}
-
 int hsim_queue_start_head(hsim_queue_t *q, const hsim_view_t *v, const hsim_decide_t *d,
                           int32_t *free_now)
 {

@@ -82,7 +82,5 @@ int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
  */
 int hsim_queue_start_head(hsim_queue_t *q, const hsim_view_t *v, const hsim_decide_t *d,
                           int32_t *free_now);
-/* Copies the live jobs, in order, into out (room for hsim_queue_size()). */
-void hsim_queue_copy(const hsim_queue_t *q, int32_t *out);
 
 #endif

@@ -122,8 +122,8 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         x->max_jobs = hsim_malloc(2 * x->leaves * sizeof *x->max_jobs);
         x->cbucket = hsim_malloc(((size_t)ty->cores + 1) * sizeof *x->cbucket);
         x->gbucket = hsim_malloc(((size_t)ty->gpus + 1) * sizeof *x->gbucket);
-        if (!x->max_cores || !x->max_gpus || !x->max_mem || !x->max_fpgas || !x->min_jobs || !x->max_jobs ||
-            !x->cbucket || !x->gbucket)
+        if (!x->max_cores || !x->max_gpus || !x->max_mem || !x->max_fpgas || !x->min_jobs ||
+            !x->max_jobs || !x->cbucket || !x->gbucket)
             goto nomem;
         for (size_t k = 0; k < 2 * x->leaves; k++) {
             int pad = k >= x->leaves + (size_t)ty->count;

@@ -105,7 +105,6 @@ static void refresh_view(run_t *r)
     /* (NULL + 0 is undefined: running[] is NULL until a job starts) */
     r->view.running = r->running ? r->running + r->running_first : NULL;
     r->view.n_running = r->n_running - r->running_first;
-    r->view.running_holes = r->running_holes - r->running_first;
     r->view.running_unordered = !r->ordered;
     if (!r->ordered)
         r->view.ending_procs = ending_by(r, 0, r->now);

@@ -4,7 +4,7 @@
  * compactions, and backfill searches, alone and as a pair of queues that
  * hold the same jobs in two orders (EASY with a backfilling order).  After
  * every operation the live entries must be the reference's jobs in order,
- * and every count, copy and slot note must agree with them.
+ * and every count and slot note must agree with them.
  */
 #include "harness.h"
 
@@ -65,13 +65,6 @@ static int agrees(const hsim_queue_t *q, const ref_t *r, const char *what)
                 what, live, holes, r->n, hsim_queue_size(q), q->holes);
         return 0;
     }
-    int32_t copy[MAX_JOBS];
-    hsim_queue_copy(q, copy);
-    for (size_t i = q->first, k = 0; i < q->n; i++)
-        if (q->ids[i] >= 0 && copy[k++] != q->ids[i]) {
-            fprintf(stderr, "\n%s: hsim_queue_copy() differs at %zu\n", what, k - 1);
-            return 0;
-        }
     return 1;
 }
 
