@@ -27,12 +27,15 @@ static int64_t mem_on(const hsim_cluster_t *c, size_t t, int64_t mem)
     return c->types[t].mem_mb > 0 ? mem : 0;
 }
 
-/* The least primary resource an ask needs (a GPU share needs no whole GPU). */
+int32_t hsim_place_whole_gpus(const hsim_ask_t *ask)
+{
+    return ask->gpus > 0 && ask->gpu_milli < 1000 ? 0 : ask->gpus;
+}
+
+/* The least primary resource an ask needs. */
 static int32_t ask_primary(const hsim_ask_t *ask)
 {
-    if (!ask->gpu_job)
-        return ask->cores;
-    return ask->gpus > 0 && ask->gpu_milli < 1000 ? 0 : ask->gpus;
+    return ask->gpu_job ? hsim_place_whole_gpus(ask) : ask->cores;
 }
 
 static int is_share(int32_t gpus, int32_t milli)

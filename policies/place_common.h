@@ -110,6 +110,8 @@ size_t hsim_place_types(const hsim_cluster_t *c, const hsim_request_t *r, uint8_
 /* Does node n's free room hold ask (memory only where modelled)?  O(1),
    O(GPUs of the node) for a GPU share. */
 int hsim_place_fits(const hsim_cluster_t *c, int32_t n, const hsim_ask_t *ask);
+/* Whole free GPUs ask needs on a node: none for a share of one GPU. */
+int32_t hsim_place_whole_gpus(const hsim_ask_t *ask);
 /* Free primary resource of node n: free whole GPUs for GPU jobs, else free
    cores.  O(1). */
 int32_t hsim_place_primary(const hsim_cluster_t *c, int32_t n, int gpu_job);

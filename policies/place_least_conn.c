@@ -92,19 +92,13 @@ static int64_t larger(int64_t u, int64_t v)
     return u > v ? u : v;
 }
 
-/* Whole GPUs an ask needs free on a node (a share needs none whole). */
-static int32_t whole_gpus(const hsim_ask_t *a)
-{
-    return a->gpus > 0 && a->gpu_milli < 1000 ? 0 : a->gpus;
-}
-
 static int32_t least_key(const lc_walk_t *w, const hsim_cluster_t *c, const hsim_ask_t *a,
                          const hsim_ask_t *b, const hsim_alloc_t *alloc, int64_t after)
 {
     search_t s = {.c = c, .a = a, .b = b, .alloc = alloc, .after = after,
                   .best = INT64_MAX, .node = -1,
                   .cores = (int32_t)larger(a->cores, b->cores),
-                  .gpus = (int32_t)larger(whole_gpus(a), whole_gpus(b)),
+                  .gpus = (int32_t)larger(hsim_place_whole_gpus(a), hsim_place_whole_gpus(b)),
                   .fpgas = (int32_t)larger(a->fpgas, b->fpgas)};
     for (size_t i = 0; i < w->n_types; i++) {
         size_t t = w->types[i];
