@@ -701,6 +701,57 @@ static void random_workload(hsim_workload_t *w, unsigned long seed, size_t n, in
     gsl_rng_free(rng);
 }
 
+/* Arrays of 3 to 30 jobs of one shape, short estimates (20 to 200 s),
+   most ending early, submitted a burst at a time, one job in five a
+   processor wider or a second longer than the rest: the jobs of an array
+   wait for one another's processors, so an early end moves chains of them
+   up, each into the start the one before it left, and the runs of jobs
+   that conservative passes over (run_note_t in backfill_conservative.c)
+   mix shapes. */
+static void chain_workload(hsim_workload_t *w, unsigned long seed, size_t n, int32_t cap,
+                           double load)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    hsim_workload_init(w);
+    double *gap = malloc(n * sizeof *gap), work = 0, sum_gap = 0;
+    int32_t procs = 1;
+    int64_t est = 1;
+    size_t left = 0; /* jobs still to come in this array */
+    for (size_t i = 0; i < n; i++) {
+        gap[i] = 0;
+        if (left == 0) {
+            left = 3 + gsl_rng_uniform_int(rng, 28);
+            gap[i] = gsl_ran_exponential(rng, 1.0);
+            int32_t widths[] = {1, 2, cap / 4, cap / 2};
+            procs = widths[gsl_rng_uniform_int(rng, 4)];
+            procs = procs < 1 ? 1 : procs;
+            est = 20 + (int64_t)gsl_rng_uniform_int(rng, 181);
+        }
+        left--;
+        sum_gap += gap[i];
+        /* now and then one a little wider or longer than the rest */
+        double v = gsl_rng_uniform(rng);
+        int32_t p = v < 0.1 && procs < cap ? procs + 1 : procs;
+        int64_t e = v >= 0.1 && v < 0.2 ? est + 1 : est;
+        double u = gsl_rng_uniform(rng);
+        int64_t runtime = u < 0.3   ? e
+                          : u < 0.4 ? 1 + (int64_t)gsl_rng_uniform_int(rng, 5)
+                                    : 1 + (int64_t)gsl_rng_uniform_int(rng, (unsigned long)e);
+        work += (double)p * (double)runtime;
+        add_job(w, (int64_t)i + 1, 0, p, runtime, e);
+    }
+    double scale = work / ((double)cap * load) / (sum_gap > 0 ? sum_gap : 1);
+    double t = 0;
+    for (size_t i = 0; i < n; i++) {
+        t += gap[i] * scale;
+        w->jobs[i].submit = (hsim_time_t)t * S;
+    }
+    free(gap);
+    hsim_workload_sort(w);
+    gsl_rng_free(rng);
+}
+
 /* A processor-count change at a time, for the capacity sweep. */
 typedef struct sweep_ev {
     hsim_time_t t;
@@ -816,16 +867,21 @@ static void test_fcfs_against_formula(void)
     }
 }
 
-/* hsim against a reference on random workloads of n_jobs jobs, offered
-   load 'load' (0: 1.1 and 1.6 in turn), one per seed. */
-static void differential_sized(const char *sched, const hsim_scheduler_t *ref,
-                               const char *order, const char *bf_order, const char *pred,
-                               unsigned long seeds, size_t n_jobs, double load)
+typedef void workload_fn(hsim_workload_t *w, unsigned long seed, size_t n, int32_t cap,
+                         double load);
+
+/* hsim against a reference on workloads of n_jobs jobs that 'make' draws,
+   offered load 'load' (0: 1.1 and 1.6 in turn), one per seed. */
+
+static void differential_with(workload_fn *make, const char *sched,
+                              const hsim_scheduler_t *ref, const char *order,
+                              const char *bf_order, const char *pred, unsigned long seeds,
+                              size_t n_jobs, double load)
 {
     for (unsigned long seed = 1; seed <= seeds; seed++) {
         hsim_workload_t w;
         int32_t cap = seed % 3 == 0 ? 8 : seed % 3 == 1 ? 32 : 100;
-        random_workload(&w, 1000 + seed, n_jobs, cap, load > 0 ? load : seed % 2 ? 1.1 : 1.6);
+        make(&w, 1000 + seed, n_jobs, cap, load > 0 ? load : seed % 2 ? 1.1 : 1.6);
         hsim_outcome_t *a = malloc(w.n_jobs * sizeof *a), *b = malloc(w.n_jobs * sizeof *b);
         hsim_err_t e = {{0}};
         hsim_run_config_t c = config(cap, sched, order, bf_order, pred);
@@ -859,6 +915,14 @@ static void differential_sized(const char *sched, const hsim_scheduler_t *ref,
         free(b);
         hsim_workload_free(&w);
     }
+}
+
+static void differential_sized(const char *sched, const hsim_scheduler_t *ref,
+                               const char *order, const char *bf_order, const char *pred,
+                               unsigned long seeds, size_t n_jobs, double load)
+{
+    differential_with(random_workload, sched, ref, order, bf_order, pred, seeds, n_jobs,
+                      load);
 }
 
 static void differential(const char *sched, const hsim_scheduler_t *ref, const char *order,
@@ -910,6 +974,16 @@ static void test_conservative_long_queues(void)
 {
     differential_sized("conservative", &ref_cons, "fcfs", NULL, "user", 4, 1000, 1.6);
     differential_sized("conservative", &ref_cons, "sjf", NULL, "user", 4, 1000, 1.6);
+}
+
+/* Arrays of jobs that wait for one another: after an early end, chains of
+   them move up one place each, jobs of one array at one start move
+   together (batch_t in backfill_conservative.c), and runs of jobs that
+   cannot move are passed over. */
+static void test_conservative_chains(void)
+{
+    differential_with(chain_workload, "conservative", &ref_cons, "fcfs", NULL, "user", 6,
+                      400, 1.6);
 }
 
 /* Many narrow jobs (1-4 processors) on 512 processors at a load of 1.3:
@@ -1213,6 +1287,7 @@ void hsim_test_register(void)
     HSIM_TEST(d, test_conservative_sjf_against_reference);
     HSIM_TEST(d, test_conservative_oracle_against_reference);
     HSIM_TEST(d, test_conservative_long_queues);
+    HSIM_TEST(d, test_conservative_chains);
     HSIM_TEST(d, test_easy_many_running);
     HSIM_TEST(d, test_every_job_has_an_outcome);
     CU_pSuite x = hsim_test_suite("experiment");
