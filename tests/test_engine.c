@@ -653,6 +653,25 @@ static const hsim_scheduler_t ref_cons = {
     .submitted = ref_cons_submitted, .ended = ref_cons_ended, .schedule = nothing,
 };
 
+/* Sets the submit times of w's jobs from their gaps (gap[i] before job i,
+   in any unit), scaled so that the offered load, work over capacity times
+   span, is about 'load'; frees gap and sorts w. */
+static void space_submits(hsim_workload_t *w, double *gap, double work, int32_t cap,
+                          double load)
+{
+    double sum_gap = 0;
+    for (size_t i = 0; i < w->n_jobs; i++)
+        sum_gap += gap[i];
+    double scale = work / ((double)cap * load) / (sum_gap > 0 ? sum_gap : 1);
+    double t = 0;
+    for (size_t i = 0; i < w->n_jobs; i++) {
+        t += gap[i] * scale;
+        w->jobs[i].submit = (hsim_time_t)t * S;
+    }
+    free(gap);
+    hsim_workload_sort(w);
+}
+
 /*
  * A random workload: bursts of equal submit times, job arrays (runs of jobs
  * of one shape submitted together), many estimates that are equal or end
@@ -666,13 +685,12 @@ static void random_workload(hsim_workload_t *w, unsigned long seed, size_t n, in
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
     hsim_workload_init(w);
-    double *gap = malloc(n * sizeof *gap), work = 0, sum_gap = 0;
+    double *gap = malloc(n * sizeof *gap), work = 0;
     int32_t procs = 1;
     int64_t est = 1;
     for (size_t i = 0; i < n; i++) {
         int array = i > 0 && gsl_rng_uniform(rng) < 0.3; /* same shape as the last */
         gap[i] = array || gsl_rng_uniform(rng) < 0.3 ? 0 : gsl_ran_exponential(rng, 1.0);
-        sum_gap += gap[i];
         if (!array) {
             procs = gsl_rng_uniform(rng) < 0.5
                         ? (int32_t)(1 + gsl_rng_uniform_int(rng, 4))
@@ -690,14 +708,7 @@ static void random_workload(hsim_workload_t *w, unsigned long seed, size_t n, in
         work += (double)procs * (double)(runtime < est ? runtime : est);
         add_job(w, (int64_t)i + 1, 0, procs, runtime, est);
     }
-    double scale = work / ((double)cap * load) / (sum_gap > 0 ? sum_gap : 1);
-    double t = 0;
-    for (size_t i = 0; i < n; i++) {
-        t += gap[i] * scale;
-        w->jobs[i].submit = (hsim_time_t)t * S;
-    }
-    free(gap);
-    hsim_workload_sort(w);
+    space_submits(w, gap, work, cap, load);
     gsl_rng_free(rng);
 }
 
@@ -714,7 +725,7 @@ static void chain_workload(hsim_workload_t *w, unsigned long seed, size_t n, int
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
     hsim_workload_init(w);
-    double *gap = malloc(n * sizeof *gap), work = 0, sum_gap = 0;
+    double *gap = malloc(n * sizeof *gap), work = 0;
     int32_t procs = 1;
     int64_t est = 1;
     size_t left = 0; /* jobs still to come in this array */
@@ -729,7 +740,6 @@ static void chain_workload(hsim_workload_t *w, unsigned long seed, size_t n, int
             est = 20 + (int64_t)gsl_rng_uniform_int(rng, 181);
         }
         left--;
-        sum_gap += gap[i];
         /* now and then one a little wider or longer than the rest */
         double v = gsl_rng_uniform(rng);
         int32_t p = v < 0.1 && procs < cap ? procs + 1 : procs;
@@ -741,14 +751,7 @@ static void chain_workload(hsim_workload_t *w, unsigned long seed, size_t n, int
         work += (double)p * (double)runtime;
         add_job(w, (int64_t)i + 1, 0, p, runtime, e);
     }
-    double scale = work / ((double)cap * load) / (sum_gap > 0 ? sum_gap : 1);
-    double t = 0;
-    for (size_t i = 0; i < n; i++) {
-        t += gap[i] * scale;
-        w->jobs[i].submit = (hsim_time_t)t * S;
-    }
-    free(gap);
-    hsim_workload_sort(w);
+    space_submits(w, gap, work, cap, load);
     gsl_rng_free(rng);
 }
 
