@@ -59,6 +59,8 @@ typedef struct shape_fit {
                                  starts in [now, earliest) */
     int exact;                /* and there is one at earliest */
     uint64_t seen;            /* give-backs already taken into account */
+    hsim_ppos_t end;          /* a hint for the end of the last window
+                                 looked at */
 } shape_fit_t;
 
 /* Processors given back from 'from' on, the n-th give-back since the
@@ -389,13 +391,14 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
         s->live_procs[s->live_of[slot]] = procs;
         s->live_dur[s->live_of[slot]] = dur;
         *f = (shape_fit_t){.procs = procs, .dur = dur, .earliest = bound, .exact = 0,
-                           .seen = s->n_given};
+                           .seen = s->n_given, .end = HSIM_PPOS_NONE};
     } else {
         catch_up(s, f, now);
     }
     hsim_time_t limit = at - dur;
     if (!f->exact && f->earliest <= limit) {
-        hsim_time_t t = hsim_profile_earliest_until(&s->profile, f->earliest, procs, dur, limit);
+        hsim_time_t t = hsim_profile_earliest_until(&s->profile, f->earliest, procs, dur, limit,
+                                                    &f->end);
         f->earliest = t;
         f->exact = t <= limit;
         if (f->exact)

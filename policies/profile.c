@@ -474,50 +474,58 @@ int32_t hsim_profile_min(hsim_profile_t *p, hsim_time_t from, hsim_time_t to,
     return least;
 }
 
+/* The end of step (k, i). */
+static hsim_time_t step_end(const hsim_profile_t *p, size_t k, int32_t i)
+{
+    const hsim_pchunk_t *c = p->c[k];
+    return i + 1 < c->n ? c->t[i + 1] : k + 1 < p->nc ? p->first[k + 1] : HSIM_TIME_MAX;
+}
+
+/*
+ * A window [cand, cand + dur) is checked from its end down: the last step
+ * in it with too few processors free rules out every start up to that
+ * step's end, so the next candidate starts there, and the steps between it
+ * and the old window's end, just seen free enough, are not looked at again.
+ * A long window jumps over the full steps in it instead of walking them.
+ */
 hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int32_t procs,
-                                        hsim_time_t dur, hsim_time_t limit)
+                                        hsim_time_t dur, hsim_time_t limit, hsim_ppos_t *near)
 {
     HSIM_ASSERT(procs <= p->capacity);
-    pos_t q = locate(p, from);
     hsim_time_t cand = from;
-    size_t k = q.k;
-    int32_t i = q.i;
-    for (; k < p->nc; k++, i = 0) {
-        hsim_pchunk_t *c = p->c[k];
-        hsim_time_t chunk_end = k + 1 < p->nc ? p->first[k + 1] : HSIM_TIME_MAX;
-        if (c->max + c->lazy < procs) { /* too full all through */
-            cand = chunk_end;
-            if (cand > limit)
-                return cand;
-            continue;
-        }
-        if (i == 0 && c->min + c->lazy >= procs) { /* free enough all through */
-            if (chunk_end == HSIM_TIME_MAX || cand + dur <= chunk_end)
-                return cand;
-            continue;
-        }
-        int32_t least = i == 0 ? INT32_MAX : INT32_MIN; /* a whole walk: its min */
-        for (; i < c->n; i++) {
-            hsim_time_t end = i + 1 < c->n ? c->t[i + 1] : chunk_end;
-            least = c->free[i] < least ? c->free[i] : least;
-            if (c->free[i] + c->lazy < procs) {
-                cand = end;
-                if (cand > limit)
+    hsim_time_t seen = from; /* [cand, seen) is free enough where seen > cand */
+    hsim_ppos_t none = HSIM_PPOS_NONE;
+    hsim_ppos_t *hint = near ? near : &none;
+    while (cand <= limit) {
+        hsim_time_t end = dur < HSIM_TIME_MAX - cand ? cand + dur : HSIM_TIME_MAX;
+        hsim_time_t low = seen > cand ? seen : cand; /* look at [low, end) */
+        pos_t q = locate_from(p, end - 1, hint); /* each end is later */
+        size_t k = q.k;
+        int32_t i = q.i;
+        for (;; k--, i = p->c[k]->n - 1) { /* chunk k from step i down */
+            hsim_pchunk_t *c = p->c[k];
+            if (c->min + c->lazy >= procs) { /* free enough all through */
+                if (c->t[0] <= low)
                     return cand;
-            } else if (end == HSIM_TIME_MAX || cand + dur <= end) {
-                return cand;
+                continue;
             }
+            while (c->free[i] + c->lazy >= procs && c->t[i] > low && i > 0)
+                i--;
+            if (c->free[i] + c->lazy < procs)
+                break;
+            if (c->t[i] <= low)
+                return cand;
         }
-        if (least != INT32_MIN)
-            c->min = least;
+        seen = end;
+        cand = step_end(p, k, i);
     }
-    return cand; /* not reached: the last step has every processor free */
+    return cand;
 }
 
 hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t procs,
                                   hsim_time_t dur)
 {
-    return hsim_profile_earliest_until(p, from, procs, dur, HSIM_TIME_MAX);
+    return hsim_profile_earliest_until(p, from, procs, dur, HSIM_TIME_MAX, NULL);
 }
 
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,

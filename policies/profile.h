@@ -8,9 +8,9 @@
  * pending addition for all its steps (lazy), the largest free count in it
  * and a bound on the smallest, so adding processors over a stretch of time
  * costs O(chunk + chunks) instead of a walk over every step, inserting a
- * breakpoint is a memmove inside one chunk, and a search for free
- * processors steps over whole chunks that are too full, or free enough,
- * all through.  On RICC-2010 under conservative backfilling the
+ * breakpoint is a memmove inside one chunk, and a search for a window of
+ * free processors steps over whole chunks that are free enough all
+ * through.  On RICC-2010 under conservative backfilling the
  * profile holds 594 breakpoints in 76 chunks on average at a termination,
  * 2,648 at most.  The last step extends to infinity and always has every
  * processor free.  Adjacent equal steps are merged within a chunk.
@@ -27,8 +27,9 @@ typedef struct hsim_pchunk {
     int32_t lazy;                       /* added to every free[] below */
     int32_t max;                        /* largest free[i], without lazy */
     int32_t min;                        /* no free[i] is below it (a bound,
-                                           made exact when a search walks
-                                           the whole chunk) */
+                                           made exact when the chunk
+                                           splits, is trimmed or may have
+                                           lost its largest count) */
     hsim_time_t t[HSIM_PROFILE_CHUNK];  /* step starts, ascending */
     int32_t free[HSIM_PROFILE_CHUNK];   /* free processors - lazy */
 } hsim_pchunk_t;
@@ -83,10 +84,16 @@ int32_t hsim_profile_min(hsim_profile_t *p, hsim_time_t from, hsim_time_t to,
 hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t procs,
                                   hsim_time_t dur);
 /* Same, but stops looking at limit: returns the earliest t <= limit, or
-   some value > limit before which there is no such t.  O(steps up to limit
-   + dur), less the chunks too full to look into. */
+   some value > limit before which there is no such t.  *near (may be NULL)
+   is a hint for the step holding from + dur - 1 (any value works), which
+   it updates to the step holding the end of the last window looked at: a
+   call that resumes where the last one stopped starts after it.  Each
+   window is checked from its end down, and the next one starts after the
+   last step in it that has too few processors free: O(log) per window
+   tried plus the steps looked at, at most those up to limit + dur, less
+   the chunks free enough all through. */
 hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int32_t procs,
-                                        hsim_time_t dur, hsim_time_t limit);
+                                        hsim_time_t dur, hsim_time_t limit, hsim_ppos_t *near);
 /* The start of the run of >= procs free processors that ends at 'at'
    (clipped to now), or at when the step just before at has fewer.
    at > now.  *before is a hint for that step (any value works), which it

@@ -177,7 +177,8 @@ static void run_seed(unsigned long seed)
             int64_t dur = 1 + (int64_t)gsl_rng_uniform_int(r, 200);
             int64_t limit = t + (int64_t)gsl_rng_uniform_int(r, 400);
             int64_t want = naive_earliest(&n, t, procs, dur);
-            hsim_time_t got = hsim_profile_earliest_until(&p, S(t), procs, S(dur), S(limit));
+            hsim_time_t got = hsim_profile_earliest_until(&p, S(t), procs, S(dur), S(limit),
+                                                          gsl_rng_uniform(r) < 0.5 ? &hint : NULL);
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
             if (gsl_rng_uniform(r) < 0.2)
                 hint = (hsim_ppos_t){gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300) - 1};
@@ -346,7 +347,7 @@ static void test_many_chunks(void)
     CU_ASSERT_EQUAL(hsim_profile_earliest(&p, 0, 3, S(2)), 0);
     CU_ASSERT_EQUAL(hsim_profile_earliest(&p, S(3), 3, S(2)), S(4)); /* 2 free at 3 */
     CU_ASSERT_EQUAL(hsim_profile_earliest(&p, 0, 4, S(3)), S(5998));
-    CU_ASSERT_EQUAL(hsim_profile_earliest_until(&p, 0, 4, S(3), S(100)) > S(100), 1);
+    CU_ASSERT_EQUAL(hsim_profile_earliest_until(&p, 0, 4, S(3), S(100), NULL) > S(100), 1);
     CU_ASSERT_FALSE(broken(&p));
     hsim_profile_trim(&p, S(4500));
     CU_ASSERT_EQUAL(hsim_profile_free_at(&p, S(4500)), 4 - 1 - 1500 % 3);
