@@ -491,7 +491,7 @@ static hsim_time_t step_end(const hsim_profile_t *p, size_t k, int32_t i)
 hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int32_t procs,
                                         hsim_time_t dur, hsim_time_t limit, hsim_ppos_t *near)
 {
-    HSIM_ASSERT(procs <= p->capacity);
+    HSIM_ASSERT(procs <= p->capacity && dur > 0); /* dur 0 would not end */
     hsim_time_t cand = from;
     hsim_time_t seen = from; /* [cand, seen) is free enough where seen > cand */
     hsim_ppos_t none = HSIM_PPOS_NONE;

@@ -80,7 +80,8 @@ int32_t hsim_profile_free_at(hsim_profile_t *p, hsim_time_t t);
    (any value works).  O(log + steps in it). */
 int32_t hsim_profile_min(hsim_profile_t *p, hsim_time_t from, hsim_time_t to,
                          hsim_ppos_t near);
-/* Earliest t >= from such that procs are free over all of [t, t + dur). */
+/* Earliest t >= from such that procs are free over all of [t, t + dur),
+   dur > 0. */
 hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t procs,
                                   hsim_time_t dur);
 /* Same, but stops looking at limit: returns the earliest t <= limit, or
