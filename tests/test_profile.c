@@ -9,7 +9,7 @@
  * over (HSIM_PROFILE_CHUNK steps each).  And chains of reservations that
  * move up one after the other, each into the slot the one before it left,
  * over thousands of steps; and breakpoints that slide across the boundary
- * of two chunks.
+ * of two chunks.  And searches for windows far longer than the steps.
  */
 #include "harness.h"
 
@@ -354,6 +354,94 @@ static void test_many_chunks(void)
     hsim_profile_free(&p);
 }
 
+/* naive_earliest() in one pass: the start of the first run of seconds with
+   procs free that lasts dur (long windows make the nested loops slow). */
+static int64_t naive_earliest_run(const naive_t *n, int64_t from, int32_t procs, int64_t dur)
+{
+    int64_t start = from;
+    for (int64_t t = from; t < HORIZON; t++) {
+        if (n->free[t] < procs)
+            start = t + 1;
+        else if (t + 1 - start >= dur)
+            return start;
+    }
+    return start < HORIZON ? start : HORIZON; /* the tail is all free */
+}
+
+/*
+ * Windows far longer than the steps: the search checks each window from
+ * its end and jumps past the last step in it with too few free, passing
+ * over chunks free enough all through.  Stretches of dense small bookings
+ * (steps every few seconds), of one big booking, and free ones of several
+ * chunks' length; searches from anywhere, with limits or none, and runs of
+ * searches that resume where the last one stopped with the hint it left,
+ * as the shape cache of conservative backfilling makes them.
+ */
+static void long_windows_seed(unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    naive_t n;
+    hsim_profile_t p;
+    start_both(&p, &n, 8);
+    for (int64_t t = 0; t < HORIZON - 10;) {
+        double u = gsl_rng_uniform(r);
+        int64_t len = 200 + (int64_t)gsl_rng_uniform_int(r, 600);
+        if (t + len > HORIZON - 10)
+            len = HORIZON - 10 - t;
+        if (u < 0.6) { /* dense: a booking every few seconds */
+            for (int64_t b = t; b + 1 < t + len; b += 1 + (int64_t)gsl_rng_uniform_int(r, 4)) {
+                int64_t d = 1 + (int64_t)gsl_rng_uniform_int(r, 3);
+                int32_t procs = 1 + (int32_t)gsl_rng_uniform_int(r, 6);
+                if (b + d > t + len)
+                    d = t + len - b;
+                if (naive_at(&n, b) >= procs)
+                    add_both(&p, &n, b, b + d, -procs, HSIM_PPOS_NONE, NULL);
+            }
+        } else if (u < 0.8) { /* one big booking */
+            add_both(&p, &n, t, t + len, -(1 + (int32_t)gsl_rng_uniform_int(r, 8)),
+                     HSIM_PPOS_NONE, NULL);
+        } /* else free */
+        t += len;
+    }
+    CU_ASSERT(p.nc > 5);
+    int bad = broken(&p);
+    for (int q = 0; q < 300 && !bad; q++) {
+        int64_t from = (int64_t)gsl_rng_uniform_int(r, HORIZON - 1);
+        int32_t procs = 1 + (int32_t)gsl_rng_uniform_int(r, 8);
+        int64_t dur = 1 + (int64_t)gsl_rng_uniform_int(r, 1500);
+        int64_t want = naive_earliest_run(&n, from, procs, dur);
+        hsim_ppos_t hint = HSIM_PPOS_NONE;
+        if (q % 3 == 1)
+            hint = (hsim_ppos_t){gsl_rng_uniform_int(r, 80), (int32_t)gsl_rng_uniform_int(r, 130) - 1};
+        /* limits that grow, each search from where the last one stopped */
+        int64_t limit = from, at = from;
+        while (!bad) {
+            limit += (int64_t)gsl_rng_uniform_int(r, 800);
+            hsim_time_t got = hsim_profile_earliest_until(&p, S(at), procs, S(dur), S(limit),
+                                                          q % 3 ? &hint : NULL);
+            if (want <= limit) {
+                bad |= got != S(want);
+                break;
+            }
+            bad |= got <= S(limit) || got > S(want) || got < S(at);
+            at = got / HSIM_SECOND;
+        }
+        bad |= hsim_profile_earliest(&p, S(from), procs, S(dur)) != S(want);
+    }
+    if (bad)
+        fprintf(stderr, "\nlong windows differ from the brute force, seed %lu\n", seed);
+    CU_ASSERT_FALSE(bad);
+    hsim_profile_free(&p);
+    gsl_rng_free(r);
+}
+
+static void test_long_windows(void)
+{
+    for (unsigned long seed = 1; seed <= 20; seed++)
+        long_windows_seed(seed);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("profile");
@@ -361,4 +449,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_chain_moves);
     HSIM_TEST(s, test_slide_across_chunks);
     HSIM_TEST(s, test_many_chunks);
+    HSIM_TEST(s, test_long_windows);
 }
