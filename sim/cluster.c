@@ -3,7 +3,10 @@
  *
  * The max-trees hold, per node type, the most free cores, GPUs, memory and
  * FPGAs below each tree node: a descent skips every subtree that cannot
- * hold a request (a necessary test; the leaf test is exact).  The buckets
+ * hold a request (a necessary test; the leaf test is exact).  Min- and
+ * max-trees of the nodes' job counts, and min-trees of the job counts of
+ * the nodes with at least 1, 2, 4, ... whole GPUs free, serve
+ * least-connections.  The buckets
  * are doubly linked lists threaded through the nodes, one per free-cores
  * value and one per free-GPUs value, so moving a node between buckets is
  * O(1).
@@ -60,6 +63,10 @@ static void tree_pull(hsim_type_index_t *x, size_t k)
     x->max_fpgas[k] = x->max_fpgas[a] > x->max_fpgas[b] ? x->max_fpgas[a] : x->max_fpgas[b];
     x->min_jobs[k] = x->min_jobs[a] < x->min_jobs[b] ? x->min_jobs[a] : x->min_jobs[b];
     x->max_jobs[k] = x->max_jobs[a] > x->max_jobs[b] ? x->max_jobs[a] : x->max_jobs[b];
+    for (int l = 0; l < HSIM_GPU_LEVELS && x->min_jobs_gpus[l]; l++) {
+        int32_t *m = x->min_jobs_gpus[l];
+        m[k] = m[a] < m[b] ? m[a] : m[b];
+    }
 }
 
 /* The node's free GPU capacity for the tree: whole GPUs, or, for nodes
@@ -75,6 +82,8 @@ static void tree_set(hsim_cluster_t *c, int32_t i)
     x->max_fpgas[k] = n->free_fpgas;
     x->min_jobs[k] = n->jobs;
     x->max_jobs[k] = n->jobs;
+    for (int l = 0; l < HSIM_GPU_LEVELS && x->min_jobs_gpus[l]; l++)
+        x->min_jobs_gpus[l][k] = n->free_gpus >= 1 << l ? n->jobs : INT32_MAX;
     for (k /= 2; k >= 1; k /= 2)
         tree_pull(x, k);
 }
@@ -125,10 +134,15 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         if (!x->max_cores || !x->max_gpus || !x->max_mem || !x->max_fpgas || !x->min_jobs ||
             !x->max_jobs || !x->cbucket || !x->gbucket)
             goto nomem;
+        for (int l = 0; l < HSIM_GPU_LEVELS && 1 << l <= ty->gpus; l++)
+            if (!(x->min_jobs_gpus[l] = hsim_malloc(2 * x->leaves * sizeof *x->min_jobs)))
+                goto nomem;
         for (size_t k = 0; k < 2 * x->leaves; k++) {
             int pad = k >= x->leaves + (size_t)ty->count;
             x->min_jobs[k] = pad ? INT32_MAX : 0;
             x->max_jobs[k] = pad ? -1 : 0;
+            for (int l = 0; l < HSIM_GPU_LEVELS && x->min_jobs_gpus[l]; l++)
+                x->min_jobs_gpus[l][k] = pad ? INT32_MAX : 0;
         }
         for (int32_t v = 0; v <= ty->cores; v++)
             x->cbucket[v] = -1;
@@ -183,6 +197,8 @@ void hsim_cluster_free(hsim_cluster_t *c)
         hsim_free(x->max_fpgas);
         hsim_free(x->min_jobs);
         hsim_free(x->max_jobs);
+        for (int l = 0; l < HSIM_GPU_LEVELS; l++)
+            hsim_free(x->min_jobs_gpus[l]);
         hsim_free(x->cbucket);
         hsim_free(x->gbucket);
     }

@@ -19,6 +19,7 @@
 #include "common.h"
 
 #define HSIM_MAX_NODE_TYPES 32
+#define HSIM_GPU_LEVELS 8 /* whole-GPU thresholds 1, 2, 4, ... 128 */
 #define HSIM_TYPE_NAME_MAX 64
 
 /* One [nodes NAME] section, resolved. */
@@ -92,6 +93,10 @@ typedef struct hsim_type_index {
     int32_t *max_fpgas;
     int32_t *min_jobs;      /* min- and max-trees of the nodes' job counts */
     int32_t *max_jobs;      /* (hsim_node_t.jobs; padding: INT32_MAX, -1) */
+    int32_t *min_jobs_gpus[HSIM_GPU_LEVELS]; /* min-trees of the job counts of
+                               the nodes with at least 2^l whole GPUs free
+                               (INT32_MAX: none), for 2^l <= the type's
+                               GPUs; NULL above */
     int32_t *cbucket;       /* head node of each free-cores value, -1 */
     int32_t *gbucket;       /* head node of each free-GPUs value, -1 */
 } hsim_type_index_t;
