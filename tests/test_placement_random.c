@@ -10,6 +10,8 @@
  * fits; every policy's allocation is checked for validity, and every
  * policy must agree with brute force on whether a request fits at all
  * (the layouts are complete) wherever memory and FPGAs split evenly.
+ * Least-connections' whole walk, node by node, against a scan of every
+ * node in key order (scan_lc_choose()).
  */
 #include "placement_test.h"
 
@@ -264,6 +266,52 @@ static int single_need(const hsim_request_t *r, hsim_spread_t s, need_t *x)
     return 1;
 }
 
+/*
+ * least-connections' walk by a scan of every node: the first call takes
+ * the fitting node of the least key (jobs, index); each later call the
+ * next node in that order, after the last one taken, that fits both its
+ * own ask and the second call's (and is not taken yet).
+ */
+typedef struct scan_lc {
+    int calls;
+    hsim_ask_t second;
+    int64_t after;
+} scan_lc_t;
+
+static int taken(const hsim_alloc_t *a, int32_t n)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (a->parts[i].node == n)
+            return 1;
+    return 0;
+}
+
+static int32_t scan_lc_choose(void *ctx, const hsim_cluster_t *c, const hsim_request_t *r,
+                              const hsim_ask_t *ask, const hsim_alloc_t *a)
+{
+    scan_lc_t *w = ctx;
+    if (ask->first)
+        w->calls = 0;
+    if (++w->calls == 2) {
+        w->second = *ask;
+        w->after = -1;
+    }
+    const hsim_ask_t *second = w->calls == 1 ? ask : &w->second;
+    int64_t after = w->calls == 1 ? -1 : w->after, best = INT64_MAX;
+    int32_t node = -1;
+    for (int32_t n = 0; (size_t)n < c->n_nodes; n++) {
+        int64_t key = (int64_t)c->nodes[n].jobs << 32 | n;
+        if (key <= after || key >= best || !hsim_place_type_ok(c, (size_t)c->nodes[n].type, r) ||
+            !hsim_place_fits(c, n, second) || !hsim_place_fits(c, n, ask) || taken(a, n))
+            continue;
+        best = key;
+        node = n;
+    }
+    if (node >= 0 && w->calls > 1)
+        w->after = best;
+    return node;
+}
+
 #define N_POL 8
 
 static void check_single(const hsim_cluster_t *c, const hsim_request_t *r, hsim_spread_t s,
@@ -313,7 +361,7 @@ static void test_differential(void)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, 20240611);
-    long cases = 0, fits = 0, spans = 0;
+    long cases = 0, fits = 0, spans = 0, lc_walks = 0;
     for (int round = 0; round < 400; round++) {
         hsim_cluster_t c;
         random_cluster(g, &c);
@@ -343,6 +391,19 @@ static void test_differential(void)
                         CU_FAIL("a policy disagrees on whether the request fits");
                     }
                     check_single(&c, &r, spread, hsim_placements[k]->name, &got, rc);
+                    if (!strcmp(hsim_placements[k]->name, "least-connections")) {
+                        hsim_alloc_t scan = {0};
+                        scan_lc_t w = {0};
+                        int rc_scan = hsim_place_request(&c, &r, spread, scan_lc_choose, &w, &scan);
+                        if (rc != rc_scan || !same_parts(&scan, &got)) {
+                            fprintf(stderr, "\nleast-connections differs from its scan (round %d, "
+                                            "request %d, spread %d): %zu vs %zu parts\n",
+                                    round, q, s, got.n, scan.n);
+                            CU_FAIL("least-connections differs from a scan of the nodes");
+                        }
+                        lc_walks += scan.n > 1;
+                        hsim_alloc_free(&scan);
+                    }
                 }
                 cases++;
                 fits += rc_want == 0;
@@ -355,8 +416,10 @@ static void test_differential(void)
         }
         hsim_cluster_free(&c);
     }
-    printf("\n  %ld requests, %ld fit, %ld of them on several nodes\n", cases, fits, spans);
+    printf("\n  %ld requests, %ld fit, %ld of them on several nodes (least-connections: %ld)\n",
+           cases, fits, spans, lc_walks);
     CU_ASSERT_TRUE(fits > cases / 4 && spans > cases / 20); /* the cases are not trivial */
+    CU_ASSERT_TRUE(lc_walks > cases / 20);
     gsl_rng_free(g);
 }
 
