@@ -45,13 +45,13 @@ typedef struct lc_walk {
     int calls;          /* calls since the walk started */
     hsim_ask_t second;  /* the ask of the second call */
     /* From the second call on: the nodes that fit the second ask, in key
-       order, from the key 'from' on: as many as the search asked for when
-       'full', else all there are; the calls take them from pos on.  A
-       search asks for 2 at first, then twice as many each time, up to
-       BATCH: most walks take few nodes. */
+       order, after the last node returned (after the last one of the batch
+       before): as many as the search asked for when 'full', else all there
+       are; the calls take them from pos on.  A search asks for 2 at first,
+       then twice as many each time, up to BATCH: most walks take few
+       nodes. */
     int32_t batch[BATCH];
     int n_batch, pos, full, ask_for;
-    int64_t from;
     int64_t last;       /* the key of the last node returned (-1: none) */
 } lc_walk_t;
 
@@ -189,23 +189,21 @@ static int32_t next_in_order(lc_walk_t *w, const hsim_cluster_t *c, const hsim_a
     for (;;) {
         while (w->pos < w->n_batch) {
             int32_t n = w->batch[w->pos++];
-            if (key_of(c, n) > w->last && hsim_place_fits(c, n, ask) && !in_alloc(a, n)) {
+            HSIM_ASSERT(key_of(c, n) > w->last); /* the batch starts after it */
+            if (hsim_place_fits(c, n, ask) && !in_alloc(a, n)) {
                 w->last = key_of(c, n);
                 return n;
             }
         }
         if (!w->full)
             break; /* no node after them fits the second ask */
-        if (w->n_batch)
-            w->from = key_of(c, w->batch[w->n_batch - 1]);
-        w->n_batch = least_keys(w, c, &w->second, &w->second, NULL, w->from, w->ask_for,
-                                w->batch);
+        int64_t from = w->n_batch ? key_of(c, w->batch[w->n_batch - 1]) : w->last;
+        w->n_batch = least_keys(w, c, &w->second, &w->second, NULL, from, w->ask_for, w->batch);
         w->pos = 0;
         w->full = w->n_batch == w->ask_for;
         w->ask_for = w->ask_for < BATCH / 2 ? 2 * w->ask_for : BATCH;
     }
     /* none: a call with another ask looks again from the last node */
-    w->from = w->last;
     w->n_batch = w->pos = 0;
     w->full = 1;
     return -1;
@@ -224,7 +222,7 @@ static int32_t lc_choose(void *ctx, const hsim_cluster_t *c, const hsim_request_
     }
     if (w->calls == 2) {
         w->second = *ask;
-        w->from = w->last = -1;
+        w->last = -1;
         w->n_batch = w->pos = 0;
         w->full = 1;
         w->ask_for = 2;
