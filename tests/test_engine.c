@@ -653,6 +653,18 @@ static const hsim_scheduler_t ref_cons = {
     .submitted = ref_cons_submitted, .ended = ref_cons_ended, .schedule = nothing,
 };
 
+/* Starts a random workload of n jobs: w emptied, *gap room for the gap
+   before each submission (see space_submits()), and the generator for
+   the seed. */
+static gsl_rng *begin_workload(hsim_workload_t *w, unsigned long seed, size_t n, double **gap)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    hsim_workload_init(w);
+    *gap = malloc(n * sizeof **gap);
+    return rng;
+}
+
 /* Sets the submit times of w's jobs from their gaps (gap[i] before job i,
    in any unit), scaled so that the offered load, work over capacity times
    span, is about 'load'; frees gap and sorts w. */
@@ -682,10 +694,8 @@ static void space_submits(hsim_workload_t *w, double *gap, double work, int32_t 
 static void random_workload(hsim_workload_t *w, unsigned long seed, size_t n, int32_t cap,
                             double load)
 {
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, seed);
-    hsim_workload_init(w);
-    double *gap = malloc(n * sizeof *gap), work = 0;
+    double *gap, work = 0;
+    gsl_rng *rng = begin_workload(w, seed, n, &gap);
     int32_t procs = 1;
     int64_t est = 1;
     for (size_t i = 0; i < n; i++) {
@@ -722,10 +732,8 @@ static void random_workload(hsim_workload_t *w, unsigned long seed, size_t n, in
 static void chain_workload(hsim_workload_t *w, unsigned long seed, size_t n, int32_t cap,
                            double load)
 {
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, seed);
-    hsim_workload_init(w);
-    double *gap = malloc(n * sizeof *gap), work = 0;
+    double *gap, work = 0;
+    gsl_rng *rng = begin_workload(w, seed, n, &gap);
     int32_t procs = 1;
     int64_t est = 1;
     size_t left = 0; /* jobs still to come in this array */
