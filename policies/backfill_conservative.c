@@ -374,15 +374,20 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
            more processors for no longer: where those have none, it has
            none. */
         hsim_time_t bound = now;
+        uint16_t under[SHAPE_CACHE]; /* the live entries of such shapes, */
+        size_t n_under = 0;          /* picked without a branch: which
+                                        shapes they are cannot be guessed */
         for (size_t i = 0; i < s->n_live; i++) {
-            if (s->live_procs[i] <= procs && s->live_dur[i] <= dur) {
-                shape_fit_t *o = &s->fits[s->live[i]];
-                if (o == f)
-                    continue;
-                catch_up(s, o, now);
-                if (o->earliest > bound)
-                    bound = o->earliest;
-            }
+            under[n_under] = s->live[i];
+            n_under += (s->live_procs[i] <= procs) & (s->live_dur[i] <= dur);
+        }
+        for (size_t i = 0; i < n_under; i++) {
+            shape_fit_t *o = &s->fits[under[i]];
+            if (o == f)
+                continue;
+            catch_up(s, o, now);
+            if (o->earliest > bound)
+                bound = o->earliest;
         }
         if (!f->procs) {
             s->live_of[slot] = (uint16_t)s->n_live;
