@@ -2,13 +2,14 @@
  * profile.c - the availability profile in chunks.  See profile.h.
  *
  * A step is addressed by (chunk k, index i); its free count is
- * c[k]->free[i] + c[k]->lazy.  Chunks never merge: a chunk only empties by
- * trimming, and equal neighbours across a chunk boundary stay two steps,
- * which costs a little room and nothing in correctness.  Lookups start
- * from a hint: a caller's (hsim_ppos_t, which counts chunks from the first
- * one ever, so trimming does not move it), or else the chunk of the
- * previous lookup.  A right hint, or one a step short, is answered without
- * a search; others gallop from it.
+ * c[k]->free[i] + c[k]->lazy.  Chunks do not merge as steps go: a chunk
+ * only empties by trimming, and equal neighbours across a chunk boundary
+ * stay two steps, which costs a little room and nothing in correctness;
+ * when the chunks have become sparse, all the steps are packed again
+ * (repack()).  Lookups start from a hint: a caller's (hsim_ppos_t, which
+ * counts chunks from the first one ever, so trimming does not move it), or
+ * else the chunk of the previous lookup.  A right hint, or one a step
+ * short, is answered without a search; others gallop from it.
  */
 #include "profile.h"
 
@@ -63,6 +64,7 @@ int hsim_profile_init(hsim_profile_t *p, int32_t capacity, hsim_time_t origin)
     p->c[0] = c;
     p->first[0] = origin;
     p->nc = 1;
+    p->steps = 1;
     return 0;
 }
 
@@ -260,6 +262,7 @@ static int split_in(hsim_profile_t *p, pos_t q, hsim_time_t t, pos_t *at)
     c->t[j] = t;
     c->free[j] = c->free[q.i];
     c->n++;
+    p->steps++;
     *at = (pos_t){q.k, j};
     return split;
 }
@@ -279,6 +282,7 @@ static void merge_at(hsim_profile_t *p, pos_t q)
     memmove(&c->t[q.i], &c->t[q.i + 1], (size_t)(c->n - q.i - 1) * sizeof *c->t);
     memmove(&c->free[q.i], &c->free[q.i + 1], (size_t)(c->n - q.i - 1) * sizeof *c->free);
     c->n--; /* the equal step before it stays: max and min are unchanged */
+    p->steps--;
 }
 
 /* Keeps chunk c's max and lower bound after delta was added to some of its
@@ -553,11 +557,78 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
     }
 }
 
+/*
+ * Chunks never merge as steps go, so a profile whose steps come and go in
+ * place ends up with many chunks holding a few steps each (RICC-2010
+ * under conservative backfilling: 75 chunks of 7 steps on average), and
+ * every lookup gallops over them.  So when the chunks hold fewer than
+ * REPACK_BELOW steps on average, the steps are packed again, REPACK_FILL
+ * to a chunk, which leaves room to grow before a chunk splits.  O(steps),
+ * rare (after each, steps must come and go for a long while before the
+ * chunks are sparse again).  Every hint made before it becomes a wrong
+ * one, which only costs a search.
+ */
+#define REPACK_FILL 48
+#define REPACK_BELOW 24
+#define REPACK_MIN_CHUNKS 8
+
+static void repack(hsim_profile_t *p)
+{
+    size_t old = p->nc, m = (p->steps + REPACK_FILL - 1) / REPACK_FILL;
+    hsim_pchunk_t **fresh = hsim_calloc(m, sizeof *fresh);
+    for (size_t j = 0; fresh && j < m; j++) {
+        if (!(fresh[j] = hsim_malloc(sizeof *fresh[j]))) {
+            while (j--)
+                hsim_free(fresh[j]);
+            hsim_free(fresh);
+            fresh = NULL;
+        }
+    }
+    if (!fresh)
+        return; /* no memory: the chunks stay as they are, which is only slower */
+    size_t d = 0;
+    fresh[0]->n = 0;
+    int32_t last = -1;
+    for (size_t k = 0; k < old; k++) {
+        hsim_pchunk_t *c = p->c[k];
+        for (int32_t i = 0; i < c->n; i++) {
+            int32_t v = c->free[i] + c->lazy;
+            if (v == last)
+                continue; /* equal steps that two chunks held: one now */
+            if (fresh[d]->n == REPACK_FILL)
+                fresh[++d]->n = 0;
+            hsim_pchunk_t *e = fresh[d];
+            e->t[e->n] = c->t[i];
+            e->free[e->n++] = v;
+            last = v;
+        }
+        hsim_free(c);
+    }
+    p->steps = 0;
+    for (size_t j = 0; j < m; j++) {
+        if (j > d) {
+            hsim_free(fresh[j]); /* not needed after those merges */
+            continue;
+        }
+        fresh[j]->lazy = 0;
+        chunk_bounds(fresh[j]);
+        p->c[j] = fresh[j];
+        p->first[j] = fresh[j]->t[0];
+        p->steps += (size_t)fresh[j]->n;
+    }
+    hsim_free(fresh);
+    p->nc = d + 1;
+    p->base += old; /* hints name chunks never used again: wrong ones */
+    p->finger = (hsim_ppos_t){(uint32_t)p->base, 0};
+}
+
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
 {
     pos_t q = locate(p, now);
-    for (size_t k = 0; k < q.k; k++)
+    for (size_t k = 0; k < q.k; k++) {
+        p->steps -= (size_t)p->c[k]->n;
         hsim_free(p->c[k]);
+    }
     if (q.k) {
         memmove(p->c, p->c + q.k, (p->nc - q.k) * sizeof *p->c);
         memmove(p->first, p->first + q.k, (p->nc - q.k) * sizeof *p->first);
@@ -569,10 +640,13 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now)
         memmove(c->t, c->t + q.i, (size_t)(c->n - q.i) * sizeof *c->t);
         memmove(c->free, c->free + q.i, (size_t)(c->n - q.i) * sizeof *c->free);
         c->n -= q.i;
+        p->steps -= (size_t)q.i;
         chunk_bounds(c);
         p->first[0] = c->t[0];
     }
     p->finger = (hsim_ppos_t){p->base, 0};
+    if (p->nc >= REPACK_MIN_CHUNKS && p->steps < p->nc * REPACK_BELOW)
+        repack(p);
 }
 
 size_t hsim_profile_steps(const hsim_profile_t *p)
@@ -587,6 +661,7 @@ const char *hsim_profile_check(const hsim_profile_t *p)
 {
     if (p->nc < 1 || p->nc > p->capc)
         return "chunk count out of range";
+    size_t n_steps = 0;
     for (size_t k = 0; k < p->nc; k++) {
         const hsim_pchunk_t *c = p->c[k];
         if (c->n < 1 || c->n > HSIM_PROFILE_CHUNK)
@@ -609,7 +684,10 @@ const char *hsim_profile_check(const hsim_profile_t *p)
         }
         if (c->max != most)
             return "a chunk's max is not its largest step";
+        n_steps += (size_t)c->n;
     }
+    if (n_steps != p->steps)
+        return "the step count is wrong";
     const hsim_pchunk_t *last = p->c[p->nc - 1];
     if (last->free[last->n - 1] + last->lazy != p->capacity)
         return "the last step does not have every processor free";

@@ -9,7 +9,8 @@
  * over (HSIM_PROFILE_CHUNK steps each).  And chains of reservations that
  * move up one after the other, each into the slot the one before it left,
  * over thousands of steps; and breakpoints that slide across the boundary
- * of two chunks.  And searches for windows far longer than the steps.
+ * of two chunks.  And searches for windows far longer than the steps.  And
+ * chunks packed again once their steps have mostly gone.
  */
 #include "harness.h"
 
@@ -442,6 +443,53 @@ static void test_long_windows(void)
         long_windows_seed(seed);
 }
 
+/* 1 when the two profiles differ at some second, in a window search or in
+   a run back (from the hint *hint, which it updates). */
+static int differ(hsim_profile_t *p, const naive_t *n, hsim_ppos_t *hint)
+{
+    int bad = broken(p);
+    for (int64_t t = 0; t < HORIZON; t++)
+        bad |= hsim_profile_free_at(p, S(t)) != naive_at(n, t);
+    for (int64_t from = 0; from < HORIZON - 100; from += 97) {
+        for (int32_t procs = 1; procs <= n->capacity; procs++) {
+            bad |= hsim_profile_earliest(p, S(from), procs, S(3)) != S(naive_earliest(n, from, procs, 3));
+            bad |= hsim_profile_run_back(p, S(from + 50), procs, S(from), hint, NULL) !=
+                   S(naive_run_back(n, from + 50, procs, from));
+        }
+    }
+    return bad;
+}
+
+/* Chunks whose steps have mostly gone are packed again at a trim: the
+   same steps after it (counts kept lazily folded in, equal neighbours that
+   two chunks held made one), fewer chunks, hints made before it still
+   good for any lookup, and later changes split the new chunks as usual. */
+static void test_repack(void)
+{
+    naive_t n;
+    hsim_profile_t p;
+    start_both(&p, &n, 4);
+    for (int64_t i = 0; i < 1900; i++)
+        add_both(&p, &n, 3 * i, 3 * i + 1, -1, HSIM_PPOS_NONE, NULL);
+    add_both(&p, &n, 2, HORIZON - 2, -1, HSIM_PPOS_NONE, NULL); /* lazy in every chunk it spans whole */
+    size_t dense = p.nc;
+    CU_ASSERT(dense >= 40);
+    hsim_ppos_t hint = HSIM_PPOS_NONE;
+    CU_ASSERT_EQUAL(hsim_profile_run_back(&p, S(5000), 3, 0, &hint, NULL), S(4999));
+    for (int64_t i = 0; i < 1900; i++)
+        if (i % 10)
+            add_both(&p, &n, 3 * i, 3 * i + 1, 1, HSIM_PPOS_NONE, NULL);
+    CU_ASSERT_EQUAL(p.nc, dense); /* steps went, chunks stayed */
+    hsim_profile_trim(&p, 0);
+    CU_ASSERT(p.nc < dense / 4);
+    CU_ASSERT_FALSE(differ(&p, &n, &hint));
+    for (int64_t i = 0; i < 1900; i += 2) /* many new steps: splits */
+        add_both(&p, &n, 3 * i + 1, 3 * i + 2, -2, HSIM_PPOS_NONE, NULL);
+    CU_ASSERT(p.nc > 10);
+    CU_ASSERT_FALSE(differ(&p, &n, &hint));
+    hsim_profile_free(&p);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("profile");
@@ -450,4 +498,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_slide_across_chunks);
     HSIM_TEST(s, test_many_chunks);
     HSIM_TEST(s, test_long_windows);
+    HSIM_TEST(s, test_repack);
 }
