@@ -169,6 +169,11 @@ static void cons_destroy(void *state)
  */
 static void shapes_taken(cons_t *s, hsim_time_t from, hsim_time_t to)
 {
+    uint64_t any = 0;
+    for (size_t w = 0; w < SHAPE_CACHE / 64; w++)
+        any |= s->maybe_exact[w];
+    if (!any)
+        return; /* most often: no entry is exact */
     for (size_t w = 0; w < SHAPE_CACHE / 64; w++) {
         for (uint64_t bits = s->maybe_exact[w]; bits; bits &= bits - 1) {
             unsigned slot = (unsigned)(w * 64) + (unsigned)__builtin_ctzll(bits);
@@ -193,32 +198,37 @@ static int shapes_given(cons_t *s, hsim_time_t from)
     return 0;
 }
 
+/* catch_up() when f has give-backs to see. */
+static void see_given(cons_t *s, shape_fit_t *f)
+{
+    /* the first kept give-back after seen: the earliest of them */
+    size_t hi = s->n_kept - 1, step = 1; /* the newest is kept */
+    while (hi >= step && s->given[hi - step].n > f->seen) {
+        hi -= step;
+        step *= 2;
+    }
+    size_t lo = hi >= step ? hi - step + 1 : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->given[mid].n > f->seen)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    hsim_time_t first = s->given[lo].from - f->dur + 1;
+    if (first < f->earliest) {
+        f->earliest = first;
+        f->exact = 0;
+    }
+    f->seen = s->n_given;
+}
+
 /* Brings entry f up to date with the give-backs it has not seen, and with
    now (windows cannot start before it). */
-static void catch_up(cons_t *s, shape_fit_t *f, hsim_time_t now)
+static inline void catch_up(cons_t *s, shape_fit_t *f, hsim_time_t now)
 {
-    if (f->seen < s->n_given) {
-        /* the first kept give-back after seen: the earliest of them */
-        size_t hi = s->n_kept - 1, step = 1; /* the newest is kept */
-        while (hi >= step && s->given[hi - step].n > f->seen) {
-            hi -= step;
-            step *= 2;
-        }
-        size_t lo = hi >= step ? hi - step + 1 : 0;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (s->given[mid].n > f->seen)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        hsim_time_t first = s->given[lo].from - f->dur + 1;
-        if (first < f->earliest) {
-            f->earliest = first;
-            f->exact = 0;
-        }
-        f->seen = s->n_given;
-    }
+    if (f->seen < s->n_given)
+        see_given(s, f);
     if (f->earliest < now) {
         f->earliest = now;
         f->exact = 0;

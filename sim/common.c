@@ -79,7 +79,7 @@ void hsim_free(void *ptr)
     free(ptr);
 }
 
-int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem)
+int hsim_grow_to(void *ptr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;

@@ -56,8 +56,14 @@ void *hsim_calloc(size_t count, size_t size);
 void *hsim_realloc(void *ptr, size_t size);
 char *hsim_strdup(const char *s);
 void hsim_free(void *ptr);
-/* Grow *ptr (holding *cap elements of elem bytes) to hold at least need. */
-int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem);
+/* Grow *ptr (holding *cap elements of elem bytes) to hold at least need.
+   0 or HSIM_ENOMEM.  Inline when there is room already, as there nearly
+   always is (conservative backfilling asks at every move). */
+int hsim_grow_to(void *ptr, size_t *cap, size_t need, size_t elem);
+static inline int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem)
+{
+    return need <= *cap ? 0 : hsim_grow_to(ptr, cap, need, elem);
+}
 
 /* Live blocks allocated through the wrapper and not yet freed. */
 long hsim_alloc_live(void);
