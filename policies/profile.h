@@ -5,8 +5,8 @@
  *
  * The steps are kept in time order in chunks of at most HSIM_PROFILE_CHUNK
  * (a two-level array, like a B+tree of height two).  Each chunk carries a
- * pending addition for all its steps (lazy), the largest free count in it
- * and a bound on the smallest, so adding processors over a stretch of time
+ * pending addition for all its steps (lazy) and bounds on its largest
+ * and smallest free counts, so adding processors over a stretch of time
  * costs O(chunk + chunks) instead of a walk over every step, inserting a
  * breakpoint is a memmove inside one chunk, and a search for a window of
  * free processors steps over whole chunks that are free enough all
@@ -26,11 +26,13 @@
 typedef struct hsim_pchunk {
     int32_t n;                          /* steps used, 1..HSIM_PROFILE_CHUNK */
     int32_t lazy;                       /* added to every free[] below */
-    int32_t max;                        /* largest free[i], without lazy */
+    int32_t max;                        /* no free[i] is above it (a bound,
+                                           made exact when the chunk splits
+                                           or is trimmed, and when a lazy
+                                           addition would take it past the
+                                           capacity) */
     int32_t min;                        /* no free[i] is below it (a bound,
-                                           made exact when the chunk
-                                           splits, is trimmed or may have
-                                           lost its largest count) */
+                                           made exact when max is) */
     hsim_time_t t[HSIM_PROFILE_CHUNK];  /* step starts, ascending */
     int32_t free[HSIM_PROFILE_CHUNK];   /* free processors - lazy */
 } hsim_pchunk_t;
@@ -112,8 +114,8 @@ void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
 size_t hsim_profile_steps(const hsim_profile_t *p);
 /* Checks every invariant above: steps in time order within and across
    chunks, first[] in step with the chunks, no two equal steps side by side
-   in a chunk, counts within 0..capacity, each chunk's max exact and its min
-   a true bound, the last step all free.  NULL when they hold, else what
+   in a chunk, counts within 0..capacity, each chunk's max and min true
+   bounds, the last step all free.  NULL when they hold, else what
    does not.  O(steps); for tests and HSIM_CHECK (backfill_conservative.c). */
 const char *hsim_profile_check(const hsim_profile_t *p);
 

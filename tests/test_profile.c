@@ -490,6 +490,28 @@ static void test_repack(void)
     hsim_profile_free(&p);
 }
 
+/* A chunk's largest count is a bound, lowered only when needed: a chunk
+   whose every step loses a processor and that then gets it back lazily,
+   with the others between two chunks, must not read as over capacity. */
+static void test_lazy_after_take(void)
+{
+    naive_t n;
+    hsim_profile_t p;
+    start_both(&p, &n, 4);
+    for (int64_t i = 0; i < 1900; i++)
+        add_both(&p, &n, 3 * i, 3 * i + 1, -1, HSIM_PPOS_NONE, NULL);
+    CU_ASSERT_FATAL(p.nc >= 4);
+    size_t nc = p.nc;
+    for (size_t k = 1; k + 1 < nc; k++) /* each chunk's steps, directly */
+        add_both(&p, &n, p.first[k] / HSIM_SECOND, p.first[k + 1] / HSIM_SECOND, -1,
+                 HSIM_PPOS_NONE, NULL);
+    int64_t from = p.first[1] / HSIM_SECOND, to = p.first[nc - 1] / HSIM_SECOND;
+    add_both(&p, &n, from, to, 1, HSIM_PPOS_NONE, NULL); /* lazily between */
+    hsim_ppos_t hint = HSIM_PPOS_NONE;
+    CU_ASSERT_FALSE(differ(&p, &n, &hint));
+    hsim_profile_free(&p);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("profile");
@@ -499,4 +521,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_many_chunks);
     HSIM_TEST(s, test_long_windows);
     HSIM_TEST(s, test_repack);
+    HSIM_TEST(s, test_lazy_after_take);
 }
