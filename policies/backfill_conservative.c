@@ -73,10 +73,11 @@ typedef struct given {
 /* What a pass found out about the jobs from one queue slot on, for the
    next pass (see cons_ended()). */
 typedef struct run_note {
-    uint64_t pass;   /* the pass that found that... */
-    uint32_t end;    /* ...the jobs in slots [slot, end) cannot move while
-                        the first one cannot; good for the next pass only */
-    uint32_t same;   /* they all have the first one's shape */
+    uint32_t pass;       /* the pass that found that... */
+    uint32_t end : 31;   /* ...the jobs in slots [slot, end) cannot move
+                            while the first one cannot; good for the next
+                            pass only */
+    uint32_t same : 1;   /* they all have the first one's shape */
 } run_note_t;
 
 typedef struct cons {
@@ -105,8 +106,10 @@ typedef struct cons {
     run_note_t *notes;        /* by queue slot */
     size_t notes_cap;         /* slots it holds */
     size_t swept;             /* jobs queued after the last sweep() */
-    uint64_t pass;            /* passes so far, plus 2 at each change of */
-    uint64_t layout;          /* ...the queue's layout seen here */
+    uint32_t pass;            /* passes so far, plus 2 at each change of
+                                 the queue's layout seen here (modulo 2^32:
+                                 at a wrap every note is voided) */
+    uint64_t layout;          /* the queue's layout at the last pass */
     hsim_ppos_t chain;        /* the step before the end of the last move's
                                  give-back (see book_move()) */
     int check;                /* HSIM_CHECK set: check the profile's
@@ -553,7 +556,13 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     size_t carry_end = 0;
     if ((rc = notes_grow(s, q)))
         return rc;
-    s->pass += q->layout == s->layout ? 1 : 2; /* all void if slots moved */
+    uint32_t pass = s->pass + (q->layout == s->layout ? 1 : 2); /* all void if
+                                                                  slots moved */
+    if (pass < s->pass) { /* wrapped: no note may pass for one of the last */
+        memset(s->notes, 0, s->notes_cap * sizeof *s->notes);
+        pass = 2;
+    }
+    s->pass = pass;
     s->layout = q->layout;
     batch_t b = {.n = 0};
     for (size_t i = q->first; i < q->n; i++) {
@@ -592,7 +601,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             continue;
         }
         if (lead != SIZE_MAX) {
-            s->notes[lead] = (run_note_t){s->pass, (uint32_t)i, (uint32_t)lead_same};
+            s->notes[lead] = (run_note_t){s->pass, (uint32_t)i, (uint32_t)lead_same & 1};
             lead = SIZE_MAX;
         }
         if (i >= carry_end)
@@ -632,7 +641,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             return rc;
     }
     if (lead != SIZE_MAX)
-        s->notes[lead] = (run_note_t){s->pass, (uint32_t)q->n, (uint32_t)lead_same};
+        s->notes[lead] = (run_note_t){s->pass, (uint32_t)q->n, (uint32_t)lead_same & 1};
     return b.n ? flush(s, &b) : 0;
 }
 
