@@ -33,7 +33,7 @@
  * Cost: a placement is O(breakpoints).  A termination visits the queue's
  * runs, at O(1) each for those passed over and most often O(1) for the
  * others too (a cached shape, and a lookup from the hint each job keeps
- * for the step before its reservation, right for 113 of 133 million on
+ * for the step before its reservation, right for 109 of 133 million on
  * RICC); only moves touch the profile, O(breakpoints).  RICC-2010 (2,150
  * jobs waiting on average at a termination): 947 million jobs looked at or
  * passed over in 246 million steps of the passes; 161 million looked at;
