@@ -26,6 +26,7 @@
 
 typedef struct run {
     const hsim_workload_t *w;
+    size_t n_jobs;             /* w->n_jobs, beside what a decision reads */
     const hsim_run_config_t *cfg;
     hsim_outcome_t *out;
     hsim_err_t *e;
@@ -315,7 +316,7 @@ static void release_job(run_t *r, int32_t job)
 /* Starts job now: the decision callback and the reserved-start event. */
 static int start_job(run_t *r, int32_t job)
 {
-    if (job < 0 || (size_t)job >= r->w->n_jobs || r->state[job] != JOB_WAITING)
+    if (job < 0 || (size_t)job >= r->n_jobs || r->state[job] != JOB_WAITING)
         return hsim_errf(r->e, HSIM_EINPUT,
                          "policy error: job index %d is not waiting", job);
     const hsim_job_t *j = &r->w->jobs[job];
@@ -385,7 +386,7 @@ static int decide_start(void *ctx, int32_t job) { return start_job(ctx, job); }
 static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
 {
     run_t *r = ctx;
-    if (job < 0 || (size_t)job >= r->w->n_jobs || r->state[job] != JOB_WAITING)
+    if (job < 0 || (size_t)job >= r->n_jobs || r->state[job] != JOB_WAITING)
         return hsim_errf(r->e, HSIM_EINPUT,
                          "policy error: reservation for job index %d, which is not waiting", job);
     if (at < r->now)
@@ -504,7 +505,7 @@ static int setup_cluster(run_t *r)
 
 static int setup(run_t *r)
 {
-    size_t n = r->w->n_jobs;
+    size_t n = r->n_jobs = r->w->n_jobs;
     r->vjobs = hsim_calloc(n, sizeof *r->vjobs);
     r->state = hsim_calloc(n, sizeof *r->state);
     r->start_seq = hsim_calloc(n, sizeof *r->start_seq);
