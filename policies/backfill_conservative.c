@@ -431,7 +431,7 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
  */
 static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
                                int32_t procs, hsim_time_t dur, int b_possible,
-                               hsim_ppos_t *before, hsim_ppos_t *near)
+                               hsim_ppos_t *before, hsim_ppos_t *near, int32_t *least)
 {
     hsim_time_t best = at;
     if (at - dur >= now) { /* else no window ends by at: (a) cannot be */
@@ -443,7 +443,7 @@ static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
     if (!b_possible)
         return best;
     hsim_ppos_t start;
-    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now, before, &start);
+    hsim_time_t run = hsim_profile_run_back(&s->profile, at, procs, now, before, &start, least);
     if (run < best) {
         *near = start;
         return run;
@@ -608,7 +608,9 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
             carry_end = 0;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
         hsim_ppos_t near = HSIM_PPOS_NONE;
-        hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &s->before[w], &near);
+        int32_t least = -1;
+        hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &s->before[w], &near,
+                                    &least);
         if (t == at) {
             failed = 1;
             fail_at = at;
@@ -632,8 +634,10 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         hsim_time_t back = given_from(at, t, dur);
         widen(&lo, &hi, back, at + dur);
         widen(&s->vacated_lo, &s->vacated_hi, back, at + dur);
+        /* a (b) move into its own slot takes [t, at), the run just walked */
+        int b_move = near.k != UINT32_MAX && t + dur >= at;
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
-                      .room = -1, .near = near};
+                      .room = b_move ? least : -1, .near = near};
         s->at[w] = t;
         if (near.k != UINT32_MAX)
             s->before[w] = step_before(near); /* a (b) move: near is its run */

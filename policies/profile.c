@@ -533,28 +533,38 @@ hsim_time_t hsim_profile_earliest(hsim_profile_t *p, hsim_time_t from, int32_t p
 }
 
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                  hsim_time_t now, hsim_ppos_t *before, hsim_ppos_t *start)
+                                  hsim_time_t now, hsim_ppos_t *before, hsim_ppos_t *start,
+                                  int32_t *least)
 {
     pos_t q = locate_from(p, at - 1, before);
-    if (value(p, q.k, q.i) < procs)
+    int32_t fewest = value(p, q.k, q.i);
+    if (fewest < procs)
         return at;
     size_t k = q.k;
     int32_t i = q.i;
+    hsim_time_t t;
     for (;;) {
-        hsim_time_t t = p->c[k]->t[i];
+        t = p->c[k]->t[i];
         if (start)
             *start = hint_of(p, (pos_t){k, i});
-        if (t <= now)
-            return now;
+        if (t <= now) {
+            t = now;
+            break;
+        }
         if (i == 0 && k == 0)
-            return t;
+            break;
         size_t pk = i > 0 ? k : k - 1;
         int32_t pi = i > 0 ? i - 1 : p->c[pk]->n - 1;
-        if (value(p, pk, pi) < procs)
-            return t;
+        int32_t v = value(p, pk, pi);
+        if (v < procs)
+            break;
+        fewest = v < fewest ? v : fewest;
         k = pk;
         i = pi;
     }
+    if (least)
+        *least = fewest;
+    return t;
 }
 
 /*

@@ -103,10 +103,12 @@ hsim_time_t hsim_profile_earliest_until(hsim_profile_t *p, hsim_time_t from, int
 /* The start of the run of >= procs free processors that ends at 'at'
    (clipped to now), or at when the step just before at has fewer.
    at > now.  *before is a hint for that step (any value works), which it
-   updates; *start (may be NULL) gets the step the run starts in.
+   updates; *start (may be NULL) gets the step the run starts in, and
+   *least (may be NULL) the fewest free over the run, when there is one.
    O(log + run length), O(run length) with a right hint. */
 hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t procs,
-                                  hsim_time_t now, hsim_ppos_t *before, hsim_ppos_t *start);
+                                  hsim_time_t now, hsim_ppos_t *before, hsim_ppos_t *start,
+                                  int32_t *least);
 /* Forgets the steps that end at or before now; packs the steps into fewer
    chunks when they have become sparse (O(steps), rare). */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);

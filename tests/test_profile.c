@@ -4,13 +4,15 @@
  * and releases (some with a position hint, right or wrong), moves of a
  * booking to an earlier start (see slide() in profile.c), point lookups,
  * the fewest free over a stretch, earliest fits with and without a limit,
- * runs that end at a time (with a hint kept from the last one, or a wrong
- * one), and trimming.  Enough operations to split chunks many times
- * over (HSIM_PROFILE_CHUNK steps each).  And chains of reservations that
- * move up one after the other, each into the slot the one before it left,
- * over thousands of steps; and breakpoints that slide across the boundary
- * of two chunks.  And searches for windows far longer than the steps.  And
- * chunks packed again once their steps have mostly gone.
+ * runs that end at a time and the fewest free over them (with a hint kept
+ * from the last one, or a wrong one), and trimming.  Enough operations to
+ * split chunks many times over (HSIM_PROFILE_CHUNK steps each).  And chains
+ * of reservations that move up one after the other, each into the slot the
+ * one before it left, over thousands of steps; and breakpoints that slide
+ * across the boundary of two chunks.  And searches for windows far longer
+ * than the steps.  And chunks packed again once their steps have mostly
+ * gone, and a chunk's bounds after counts taken directly and given back
+ * lazily.
  */
 #include "harness.h"
 
@@ -134,7 +136,7 @@ static void run_seed(unsigned long seed)
             double h = gsl_rng_uniform(r);
             hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
             if (h < 0.3 && want + dur > now + 1)
-                (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &hint, &near);
+                (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &hint, &near, NULL);
             CU_ASSERT_EQUAL(h < 0.6 ? hsim_profile_add_near(&p, S(want), S(want + dur), -procs, near, NULL)
                                     : hsim_profile_add(&p, S(want), S(want + dur), -procs),
                             0);
@@ -158,7 +160,7 @@ static void run_seed(unsigned long seed)
             if (b.from <= now + 1)
                 continue;
             int64_t t = naive_run_back(&n, b.from, b.procs, now);
-            hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, S(now), &hint, NULL);
+            hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, S(now), &hint, NULL, NULL);
             bad |= got != S(t);
             if (t == b.from)
                 continue;
@@ -183,9 +185,15 @@ static void run_seed(unsigned long seed)
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
             if (gsl_rng_uniform(r) < 0.2)
                 hint = (hsim_ppos_t){gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300) - 1};
-            if (t > now)
-                bad |= hsim_profile_run_back(&p, S(t), procs, S(now), &hint, NULL) !=
-                       S(naive_run_back(&n, t, procs, now));
+            if (t > now) { /* the run back to t, and the fewest free over it */
+                int32_t fewest = -1, want_fewest = n.capacity;
+                int64_t run = naive_run_back(&n, t, procs, now);
+                bad |= hsim_profile_run_back(&p, S(t), procs, S(now), &hint, NULL, &fewest) !=
+                       S(run);
+                for (int64_t u2 = run; u2 < t; u2++)
+                    want_fewest = naive_at(&n, u2) < want_fewest ? naive_at(&n, u2) : want_fewest;
+                bad |= run < t && fewest != want_fewest;
+            }
             int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 300);
             int32_t least = n.capacity;
             for (int64_t u2 = t; u2 < t + len; u2++)
@@ -249,7 +257,7 @@ static void chain_seed(unsigned long seed)
         booking_t b = chain[k];
         hsim_ppos_t before = HSIM_PPOS_NONE, start = HSIM_PPOS_NONE;
         int64_t t = naive_run_back(&n, b.from, b.procs, 0);
-        hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, 0, &before, &start);
+        hsim_time_t got = hsim_profile_run_back(&p, S(b.from), b.procs, 0, &before, &start, NULL);
         bad |= got != S(t);
         if (t == b.from)
             continue;
@@ -453,7 +461,7 @@ static int differ(hsim_profile_t *p, const naive_t *n, hsim_ppos_t *hint)
     for (int64_t from = 0; from < HORIZON - 100; from += 97) {
         for (int32_t procs = 1; procs <= n->capacity; procs++) {
             bad |= hsim_profile_earliest(p, S(from), procs, S(3)) != S(naive_earliest(n, from, procs, 3));
-            bad |= hsim_profile_run_back(p, S(from + 50), procs, S(from), hint, NULL) !=
+            bad |= hsim_profile_run_back(p, S(from + 50), procs, S(from), hint, NULL, NULL) !=
                    S(naive_run_back(n, from + 50, procs, from));
         }
     }
@@ -482,7 +490,7 @@ static void test_repack(void)
     size_t dense = p.nc;
     CU_ASSERT(dense >= 40);
     hsim_ppos_t hint = HSIM_PPOS_NONE;
-    CU_ASSERT_EQUAL(hsim_profile_run_back(&p, S(5000), 3, 0, &hint, NULL), S(4999));
+    CU_ASSERT_EQUAL(hsim_profile_run_back(&p, S(5000), 3, 0, &hint, NULL, NULL), S(4999));
     for (int64_t i = 0; i < 1900; i++)
         if (i % 10)
             add_both(&p, &n, 3 * i, 3 * i + 1, 1, HSIM_PPOS_NONE, NULL);
