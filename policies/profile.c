@@ -545,8 +545,6 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
     hsim_time_t t;
     for (;;) {
         t = p->c[k]->t[i];
-        if (start)
-            *start = hint_of(p, (pos_t){k, i});
         if (t <= now) {
             t = now;
             break;
@@ -562,6 +560,8 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
         k = pk;
         i = pi;
     }
+    if (start)
+        *start = hint_of(p, (pos_t){k, i});
     if (least)
         *least = fewest;
     return t;
