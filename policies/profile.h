@@ -112,7 +112,7 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
 /* Forgets the steps that end at or before now; packs the steps into fewer
    chunks when they have become sparse (O(steps), rare). */
 void hsim_profile_trim(hsim_profile_t *p, hsim_time_t now);
-/* Steps in the profile (for tests and statistics).  O(chunks). */
+/* Steps in the profile (for tests and statistics).  O(1). */
 size_t hsim_profile_steps(const hsim_profile_t *p);
 /* Checks every invariant above: steps in time order within and across
    chunks, first[] in step with the chunks, no two equal steps side by side
