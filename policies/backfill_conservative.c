@@ -634,13 +634,15 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         hsim_time_t back = given_from(at, t, dur);
         widen(&lo, &hi, back, at + dur);
         widen(&s->vacated_lo, &s->vacated_hi, back, at + dur);
-        /* a (b) move into its own slot takes [t, at), the run just walked */
-        int b_move = near.k != UINT32_MAX && t + dur >= at;
+        int b_move = near.k != UINT32_MAX; /* near is its run */
+        /* a (b) move that overlaps its old slot takes [t, at), the run just
+           walked: the room is the fewest free over it */
+        int took_run = b_move && taken_end(at, t, dur) == at;
         b = (batch_t){.at = at, .t = t, .dur = dur, .procs = procs, .first = w, .n = 1,
-                      .room = b_move ? least : -1, .near = near};
+                      .room = took_run ? least : -1, .near = near};
         s->at[w] = t;
-        if (near.k != UINT32_MAX)
-            s->before[w] = step_before(near); /* a (b) move: near is its run */
+        if (b_move)
+            s->before[w] = step_before(near);
         if ((rc = d->reserve(d->ctx, w, t)))
             return rc;
     }
