@@ -50,8 +50,15 @@ void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster
 /* Bounded slowdown of one job (τ = 10 s). */
 double hsim_bsld(hsim_time_t submit, hsim_time_t start, hsim_time_t end);
 
+/* Sorts key[0..n) into increasing order, and val[0..n) with it when val is
+   not NULL; tk and tv have room for n each (tv when val is not NULL).  An
+   LSD radix sort, 11 bits a pass, so stable: equal keys keep their order,
+   as in a merge sort; a pass whose digit all keys share is skipped.  O(n).
+   0 or HSIM_ENOMEM. */
+int hsim_radix_sort(uint64_t *key, double *val, size_t n, uint64_t *tk, double *tv);
+
 /* Computes s from the outcomes of a run of w on capacity processors.
-   0 or HSIM_ENOMEM.  O(n log n). */
+   0 or HSIM_ENOMEM.  O(n). */
 int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
                          int32_t capacity, hsim_summary_t *s);
 

@@ -1,0 +1,173 @@
+/*
+ * test_metrics.c - the radix sort against an insertion sort (stability
+ * included), and the summary figures against a computation written out
+ * the plain way: every double must be the same to the bit.
+ */
+#include "harness.h"
+
+#include "sim/metrics.h"
+
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sorts n (key, val) pairs with the radix sort and with a stable insertion
+   sort; counts the places where they differ. */
+static int sort_mismatches(uint64_t *key, double *val, size_t n)
+{
+    uint64_t *rk = malloc((n + 1) * sizeof *rk), *tk = malloc((n + 1) * sizeof *tk);
+    double *rv = malloc((n + 1) * sizeof *rv), *tv = malloc((n + 1) * sizeof *tv);
+    memcpy(rk, key, n * sizeof *rk);
+    memcpy(rv, val, n * sizeof *rv);
+    for (size_t i = 1; i < n; i++) { /* stable: moves past greater keys only */
+        uint64_t k = rk[i];
+        double v = rv[i];
+        size_t j = i;
+        for (; j > 0 && rk[j - 1] > k; j--) {
+            rk[j] = rk[j - 1];
+            rv[j] = rv[j - 1];
+        }
+        rk[j] = k;
+        rv[j] = v;
+    }
+    CU_ASSERT_EQUAL(hsim_radix_sort(key, val, n, tk, tv), 0);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += key[i] != rk[i] || memcmp(&val[i], &rv[i], sizeof *val) != 0;
+    free(rk);
+    free(tk);
+    free(rv);
+    free(tv);
+    return bad;
+}
+
+static void test_radix_sort(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    size_t sizes[] = {0, 1, 2, 17, 3000};
+    /* key spreads: all bits, a few values (ties: the order of their vals
+       must stay), high digits shared (passes skipped), one value */
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        for (int spread = 0; spread < 4; spread++) {
+            size_t n = sizes[s];
+            uint64_t *key = malloc((n + 1) * sizeof *key);
+            double *val = malloc((n + 1) * sizeof *val);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = ((uint64_t)gsl_rng_get(rng) << 32) ^ gsl_rng_get(rng);
+                key[i] = spread == 0   ? r
+                         : spread == 1 ? r % 5 << 40
+                         : spread == 2 ? 0xABCD000000000000ull | (r & 0xFFFFF)
+                                       : 42;
+                val[i] = (double)i; /* where it came from */
+            }
+            CU_ASSERT_EQUAL(sort_mismatches(key, val, n), 0);
+            free(key);
+            free(val);
+        }
+    }
+    /* no vals: keys alone */
+    uint64_t key[6] = {UINT64_MAX, 0, 1ull << 63, 5, 1ull << 11, 1ull << 11}, tk[6];
+    CU_ASSERT_EQUAL(hsim_radix_sort(key, NULL, 6, tk, NULL), 0);
+    uint64_t want[6] = {0, 5, 1ull << 11, 1ull << 11, 1ull << 63, UINT64_MAX};
+    CU_ASSERT_EQUAL(memcmp(key, want, sizeof key), 0);
+    gsl_rng_free(rng);
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void expect_dist(double *x, size_t n, const hsim_dist_t *d)
+{
+    qsort(x, n, sizeof *x, by_double);
+    hsim_dist_t want = {
+        .avg = gsl_stats_mean(x, 1, n),
+        .median = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5),
+        .p95 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.95),
+        .max = x[n - 1],
+    };
+    CU_ASSERT_EQUAL(memcmp(&want, d, sizeof want), 0);
+}
+
+/* The figures of random outcomes (ties in every value, users unknown
+   too, jobs that never started) against the definitions in metrics.h. */
+static void test_summary_bits(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    size_t n = 4000;
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    hsim_outcome_t *out = calloc(n, sizeof *out);
+    size_t killed = 0;
+    for (size_t i = 0; i < n; i++) {
+        hsim_job_t j = {.id = (int64_t)i + 1, .line = (int64_t)i + 1, .submit = hsim_seconds((int64_t)i * 7),
+                        .procs = 1 + (int32_t)gsl_rng_uniform_int(rng, 64),
+                        .user = (int32_t)gsl_rng_uniform_int(rng, 40) - 1};
+        j.estimate = j.runtime = hsim_seconds(1 + (int64_t)gsl_rng_uniform_int(rng, 50));
+        CU_ASSERT_EQUAL_FATAL(hsim_workload_add(&w, &j), 0);
+        int ran = gsl_rng_uniform(rng) < 0.9;
+        hsim_time_t wait = hsim_seconds((int64_t)gsl_rng_uniform_int(rng, 30));
+        out[i] = (hsim_outcome_t){.start = ran ? j.submit + wait : -1,
+                                  .end = ran ? j.submit + wait + j.runtime : -1,
+                                  .fate = !ran ? HSIM_FATE_PENDING
+                                          : i % 10 == 3 ? HSIM_FATE_KILLED
+                                                        : HSIM_FATE_RAN,
+                                  .node = -1};
+        killed += out[i].fate == HSIM_FATE_KILLED;
+    }
+    hsim_summary_t s;
+    CU_ASSERT_EQUAL_FATAL(hsim_metrics_compute(&w, out, 64, &s), 0);
+
+    double *wait = malloc(n * sizeof *wait), *tat = malloc(n * sizeof *tat);
+    double *bsld = malloc(n * sizeof *bsld);
+    double sum_by_user[40] = {0}, count_by_user[40] = {0};
+    size_t k = 0;
+    for (size_t i = 0; i < w.n_jobs; i++) {
+        const hsim_job_t *j = &w.jobs[i];
+        if (out[i].start < 0)
+            continue;
+        wait[k] = (double)(out[i].start - j->submit) / HSIM_SECOND;
+        tat[k] = (double)(out[i].end - j->submit) / HSIM_SECOND;
+        bsld[k] = hsim_bsld(j->submit, out[i].start, out[i].end);
+        sum_by_user[j->user + 1] += bsld[k]; /* in job order, as documented */
+        count_by_user[j->user + 1]++;
+        k++;
+    }
+    CU_ASSERT_EQUAL(s.jobs, k);
+    CU_ASSERT_EQUAL(s.killed, killed);
+    CU_ASSERT_TRUE(k > n / 2 && k < n);
+    double sum = 0, sum2 = 0, users = 0;
+    for (int u = 0; u < 40; u++) { /* users in increasing id order */
+        if (!count_by_user[u])
+            continue;
+        double avg = sum_by_user[u] / count_by_user[u];
+        sum += avg;
+        sum2 += avg * avg;
+        users++;
+    }
+    double fairness = sum * sum / (users * sum2);
+    CU_ASSERT_EQUAL(memcmp(&fairness, &s.fairness, sizeof fairness), 0);
+    CU_ASSERT_TRUE(s.fairness > 0 && s.fairness < 1);
+    expect_dist(wait, k, &s.wait);
+    expect_dist(tat, k, &s.turnaround);
+    expect_dist(bsld, k, &s.bsld);
+    CU_ASSERT_TRUE(s.wait.median > 0 && s.wait.max > s.wait.median);
+    free(wait);
+    free(tat);
+    free(bsld);
+    free(out);
+    hsim_workload_free(&w);
+    gsl_rng_free(rng);
+}
+
+void hsim_test_register(void)
+{
+    CU_pSuite s = hsim_test_suite("metrics");
+    HSIM_TEST(s, test_radix_sort);
+    HSIM_TEST(s, test_summary_bits);
+}
