@@ -375,9 +375,12 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
 }
 
 /* (a): does a window for the shape lie wholly before at?  If so, its start;
-   else a value > at - dur.  Cached: the scan resumes where it stopped. */
+   else at.  Only windows that start before 'until' are looked for (the
+   others are known not to be there, see cons_ended()); an earlier one
+   found for a job before is still found.  Cached: the scan resumes where
+   it stopped. */
 static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs,
-                                       hsim_time_t dur, hsim_time_t at)
+                                       hsim_time_t dur, hsim_time_t at, hsim_time_t until)
 {
     uint64_t h = ((uint64_t)procs * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dur;
     size_t slot = (h ^ (h >> 29)) % SHAPE_CACHE;
@@ -413,7 +416,7 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
     } else {
         catch_up(s, f, now);
     }
-    hsim_time_t limit = at - dur;
+    hsim_time_t limit = at - dur < until ? at - dur : until - 1;
     if (!f->exact && f->earliest <= limit) {
         hsim_time_t t = hsim_profile_earliest_until(&s->profile, f->earliest, procs, dur, limit,
                                                     &f->end);
@@ -422,20 +425,23 @@ static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs
         if (f->exact)
             s->maybe_exact[slot / 64] |= 1ull << (slot % 64);
     }
-    return f->earliest;
+    return f->exact ? f->earliest : at; /* not exact: earliest may be < at - dur
+                                           when the scan stopped at until */
 }
 
 /*
  * The earliest start before 'at' for a job reserved at at, as if its own
  * reservation were gone; at when there is none.  See the file comment.
+ * (a) windows are looked for only where they start before until.
  */
 static hsim_time_t earlier_fit(cons_t *s, hsim_time_t now, hsim_time_t at,
-                               int32_t procs, hsim_time_t dur, int b_possible,
+                               int32_t procs, hsim_time_t dur, hsim_time_t until, int b_possible,
                                hsim_ppos_t *before, hsim_ppos_t *near, int32_t *least)
 {
     hsim_time_t best = at;
-    if (at - dur >= now) { /* else no window ends by at: (a) cannot be */
-        hsim_time_t a = shape_window_before(s, now, procs, dur, at);
+    if (at - dur >= now && until > now) { /* else no window ends by at, or
+                                               none opened: (a) cannot be */
+        hsim_time_t a = shape_window_before(s, now, procs, dur, at, until);
         if (a + dur <= at)
             best = a;
     }
@@ -607,10 +613,16 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
         if (i >= carry_end)
             carry_end = 0;
         int b_possible = at <= tail_end || (at > lo && at <= hi);
+        /* Likewise for (a): the job had no window that ends by at when
+           it was placed or last looked at (or one that passed it over had
+           none), so a window now must overlap something given back since,
+           and start before the end of this termination's tail or of
+           [lo, hi).  (15% fewer steps of the window searches on RICC.) */
+        hsim_time_t opened = tail_end > hi ? tail_end : hi;
         hsim_ppos_t near = HSIM_PPOS_NONE;
         int32_t least = -1;
-        hsim_time_t t = earlier_fit(s, now, at, procs, dur, b_possible, &s->before[w], &near,
-                                    &least);
+        hsim_time_t t = earlier_fit(s, now, at, procs, dur, opened, b_possible, &s->before[w],
+                                    &near, &least);
         if (t == at) {
             failed = 1;
             fail_at = at;
