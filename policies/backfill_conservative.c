@@ -375,10 +375,9 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
 }
 
 /* (a): does a window for the shape lie wholly before at?  If so, its start;
-   else at.  Only windows that start before 'until' are looked for (the
-   others are known not to be there, see cons_ended()); an earlier one
-   found for a job before is still found.  Cached: the scan resumes where
-   it stopped. */
+   else at.  Only windows that start before 'until' are looked for: no
+   other can have opened for the job (see cons_ended()).  Cached: the scan
+   resumes where it stopped. */
 static hsim_time_t shape_window_before(cons_t *s, hsim_time_t now, int32_t procs,
                                        hsim_time_t dur, hsim_time_t at, hsim_time_t until)
 {
