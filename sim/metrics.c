@@ -139,11 +139,10 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
     double *wait = hsim_malloc(n * sizeof *wait);
     double *tat = hsim_malloc(n * sizeof *tat);
     double *bsld = hsim_malloc(n * sizeof *bsld);
-    double *by_user = hsim_malloc(n * sizeof *by_user); /* bsld again */
     uint64_t *key = hsim_malloc(n * sizeof *key); /* users', then values' */
     uint64_t *tk = hsim_malloc(n * sizeof *tk);
     double *tv = hsim_malloc(n * sizeof *tv);
-    int rc = wait && tat && bsld && by_user && key && tk && tv ? 0 : HSIM_ENOMEM;
+    int rc = wait && tat && bsld && key && tk && tv ? 0 : HSIM_ENOMEM;
     hsim_time_t first = HSIM_TIME_MAX, last = 0;
     double area = 0; /* processor-seconds */
     size_t k = 0;
@@ -160,14 +159,15 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
         tat[k] = (double)(o->end - j->submit) / HSIM_SECOND;
         bsld[k] = hsim_bsld(j->submit, o->start, o->end);
         key[k] = (uint32_t)j->user ^ 0x80000000u; /* in the order of the ids */
-        by_user[k] = bsld[k];
         area += (double)(o->end - o->start) / HSIM_SECOND * j->procs;
         s->killed += o->fate == HSIM_FATE_KILLED;
         k++;
     }
     s->jobs = k;
+    /* Jain's index reorders bsld by user, which its sort below undoes:
+       the keys are the values' bits, so any order sorts to the same */
     if (rc == 0)
-        rc = jain(key, by_user, k, tk, tv, &s->fairness);
+        rc = jain(key, bsld, k, tk, tv, &s->fairness);
     if (rc == 0)
         rc = describe(wait, k, key, tk, &s->wait);
     if (rc == 0)
@@ -182,7 +182,6 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
     hsim_free(wait);
     hsim_free(tat);
     hsim_free(bsld);
-    hsim_free(by_user);
     hsim_free(key);
     hsim_free(tk);
     hsim_free(tv);
