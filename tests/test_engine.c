@@ -167,6 +167,49 @@ static void test_easy_vs_conservative(void)
 }
 
 /*
+ * A give-back that conservative holds back during a pass (book_move() in
+ * backfill_conservative.c) must be made before a job that could use it is
+ * looked at, even when it starts only one time unit (1 us) before that
+ * job's reservation.  10 processors: A 4 procs run 50 est 100, B 6 procs
+ * 150 s + 1 us, X 4 procs 100 s and J 4 procs 100 s, all submitted at 0;
+ * K 4 procs 1 s at 60.  Below, 150+ is 150 s + 1 us.
+ * A and B start at 0; X is reserved at 100 (A's estimated end), J at 150+
+ * (B's end: before it, X and B leave none free).  t=50 A ends early: X
+ *   moves to 50 and gives back [150, 200); J finds 4 free over
+ *   [150, 150+) (B still runs, X has gone) and none before: J moves to
+ *   150.  t=60 K: nothing free before 150+ (B, then B and J): K at 150+.
+ *   Had J not seen the give-back, K would take [150, 151) and J stay at
+ *   150+.  X [50,150], J [150,250], K [150+,151+].
+ */
+static void test_held_give_back(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    add_job(&w, 1, 0, 4, 50, 100);   /* A */
+    add_job(&w, 2, 0, 6, 150, 150);  /* B, made 1 us longer below */
+    add_job(&w, 3, 0, 4, 100, 100);  /* X */
+    add_job(&w, 4, 0, 4, 100, 100);  /* J */
+    add_job(&w, 5, 60, 4, 1, 1);     /* K */
+    hsim_workload_sort(&w);
+    hsim_job_t *b = &w.jobs[idx_of(&w, 2)];
+    b->runtime += 1;
+    b->estimate += 1;
+    hsim_outcome_t out[5];
+    hsim_err_t e = {{0}};
+    hsim_run_config_t c = config(10, "conservative", "fcfs", NULL, "user");
+    CU_ASSERT_EQUAL_FATAL(run(&w, &c, out, &e), 0);
+    static const hsim_time_t want[][2] = {
+        {0, 50 * S}, {0, 150 * S + 1}, {50 * S, 150 * S}, {150 * S, 250 * S},
+        {150 * S + 1, 151 * S + 1}};
+    for (int64_t id = 1; id <= 5; id++) {
+        const hsim_outcome_t *o = &out[idx_of(&w, id)];
+        CU_ASSERT_EQUAL(o->start, want[id - 1][0]);
+        CU_ASSERT_EQUAL(o->end, want[id - 1][1]);
+    }
+    hsim_workload_free(&w);
+}
+
+/*
  * The same-timestamp rule (DESIGN.md): 10 processors, shortest-first queue.
  * J0 (10 procs, 100 s) at 0.  At t=100, J1 (10 procs, 500 s) is submitted,
  * then J2 (10 procs, 10 s), and J0's termination comes after both
@@ -1281,6 +1324,7 @@ void hsim_test_register(void)
     CU_pSuite h = hsim_test_suite("engine-hand-worked");
     HSIM_TEST(h, test_small_schedules);
     HSIM_TEST(h, test_easy_vs_conservative);
+    HSIM_TEST(h, test_held_give_back);
     HSIM_TEST(h, test_same_timestamp_rule);
     HSIM_TEST(h, test_killed_at_estimate);
     HSIM_TEST(h, test_oracle_estimates);
