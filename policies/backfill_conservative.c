@@ -301,10 +301,9 @@ static hsim_time_t given_from(hsim_time_t at, hsim_time_t t, hsim_time_t dur)
     return t + dur > at ? t + dur : at;
 }
 
-/* Makes the held give-back in the profile, if there is one.  In a chain
-   of moves each job moves to the start the one before it left, so with
-   one estimate its give-back starts where the last one ended: that step is
-   the guess for the give-back's start.  0 or HSIM_ENOMEM. */
+/* Makes the held give-back in the profile, if there is one, looking for
+   its start from the end of the last one made (a pass's moves give back
+   further and further up the profile).  0 or HSIM_ENOMEM. */
 static int give_held(cons_t *s)
 {
     if (!s->held_procs)
@@ -334,10 +333,10 @@ static int give_held(cons_t *s)
  * (35.5 of 57 million give-backs on RICC).  Additions commute, so holding
  * one back changes nothing that is read before it is made: cons_ended()
  * makes it before it looks at a job that could read past its start (a
- * job's look, and the room for its batch, read the profile only before
- * the job's start), and at the end of the pass.  The
- * shape cache hears of it only when it is made, so that the cache always
- * describes the profile as it is.
+ * job's look, and the room for the jobs of its batch, which share its
+ * start, read the profile only before that start), and at the end of the
+ * pass.  The shape cache hears of it only when it is made, so that the
+ * cache always describes the profile as it is.
  */
 static int book_move(cons_t *s, hsim_time_t at, hsim_time_t t,
                      hsim_time_t dur, int32_t procs, hsim_ppos_t near)
