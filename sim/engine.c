@@ -3,8 +3,9 @@
  *
  * Submissions are not pushed onto the heap: the workload is already sorted by
  * (submit, line), which is the order of submission events, so the loop
- * merges that array with the heap of created events and with an indexed
- * heap of reserved starts, one per job, that a new reservation replaces.
+ * merges that array with the heap of created events and with the store of
+ * reserved starts, one per job, that a new reservation replaces (see
+ * hsim_reserved_t: the near ones in a heap, the far ones in a pool).
  * The running set is kept sorted by estimated end only for schedulers that
  * read it (EASY); for the others it is an unordered array (a cluster of
  * 100,000 nodes runs tens of thousands of jobs at once) beside a heap of
@@ -51,7 +52,7 @@ typedef struct run {
     int32_t running_procs;
 
     hsim_heap_t heap;          /* terminations (and later expiries) */
-    hsim_rheap_t reservations; /* reserved starts, one per job at most */
+    hsim_reserved_t reservations; /* reserved starts, one per job at most */
     int64_t seq;               /* next event sequence number */
     int64_t starts;            /* next start order */
     hsim_time_t now;
@@ -362,7 +363,7 @@ static int start_job(run_t *r, int32_t job)
     r->running_procs += j->procs;
     r->start_seq[job] = seq;
     r->state[job] = JOB_RUNNING;
-    hsim_rheap_remove(&r->reservations, job);
+    hsim_reserved_remove(&r->reservations, job);
 
     hsim_outcome_t *o = &r->out[job];
     o->start = r->now;
@@ -396,7 +397,7 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
     if (at > HSIM_HORIZON)
         return past_horizon(r, job, "reservation");
     hsim_event_t ev = {.time = at, .seq = r->seq++, .job = job, .kind = HSIM_EV_START};
-    hsim_rheap_set(&r->reservations, &ev);
+    hsim_reserved_set(&r->reservations, &ev);
     return 0;
 }
 
@@ -540,7 +541,7 @@ static int setup(run_t *r)
     r->view.jobs = r->vjobs;
     r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve};
     hsim_heap_init(&r->heap);
-    if (hsim_rheap_init(&r->reservations, n))
+    if (hsim_reserved_init(&r->reservations, n))
         return HSIM_ENOMEM;
     hsim_policy_params_t params = {
         .capacity = r->cfg->capacity,
@@ -574,7 +575,7 @@ static void teardown(run_t *r)
     if (r->pred_state)
         r->cfg->predictor->destroy(r->pred_state);
     hsim_heap_free(&r->heap);
-    hsim_rheap_free(&r->reservations);
+    hsim_reserved_free(&r->reservations);
     hsim_free(r->vjobs);
     hsim_free(r->state);
     hsim_free(r->start_seq);
@@ -629,7 +630,7 @@ static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, int *sourc
         best = h;
         *source = 1;
     }
-    const hsim_event_t *s = hsim_rheap_peek(&r->reservations);
+    const hsim_event_t *s = hsim_reserved_peek(&r->reservations);
     if (s && (!best || hsim_event_less(s, best))) {
         best = s;
         *source = 2;
@@ -657,7 +658,7 @@ static int loop(run_t *r)
             refresh_view(r);
             rc = finish_job(r, ev.job);
         } else {
-            hsim_rheap_remove(&r->reservations, ev.job);
+            hsim_reserved_remove(&r->reservations, ev.job);
             refresh_view(r);
             rc = start_job(r, ev.job);
             if (rc == HSIM_NOFIT) /* planned on processors, not placeable yet */

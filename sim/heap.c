@@ -3,6 +3,10 @@
  */
 #include "heap.h"
 
+#include <gsl/gsl_statistics_long.h>
+
+_Static_assert(sizeof(long) == sizeof(hsim_time_t), "times are selected as longs");
+
 void hsim_heap_init(hsim_heap_t *h)
 {
     h->ev = NULL;
@@ -137,4 +141,103 @@ void hsim_rheap_remove(hsim_rheap_t *h, int32_t job)
         sift_up(h, (size_t)at, last);
     else
         sift_down(h, (size_t)at, last);
+}
+
+/* Pooled entries a move of the horizon brings into the heap, at least:
+   a selection costs O(pool), so one in 16 of them keeps it O(1) for each
+   that comes out. */
+#define RESERVED_BATCH 64
+#define RESERVED_SHARE 16
+
+int hsim_reserved_init(hsim_reserved_t *r, size_t n_jobs)
+{
+    r->n_far = 0;
+    r->horizon = -HSIM_TIME_MAX; /* every entry pooled until the first peek */
+    r->far = hsim_malloc(n_jobs * sizeof *r->far);
+    r->far_at = hsim_malloc(n_jobs * sizeof *r->far_at);
+    r->times = hsim_malloc(n_jobs * sizeof *r->times);
+    if (hsim_rheap_init(&r->near, n_jobs) || !r->far || !r->far_at || !r->times) {
+        hsim_reserved_free(r);
+        return HSIM_ENOMEM;
+    }
+    for (size_t i = 0; i < n_jobs; i++)
+        r->far_at[i] = -1;
+    return 0;
+}
+
+void hsim_reserved_free(hsim_reserved_t *r)
+{
+    hsim_rheap_free(&r->near);
+    hsim_free(r->far);
+    hsim_free(r->far_at);
+    hsim_free(r->times);
+    r->far = NULL;
+    r->far_at = NULL;
+    r->times = NULL;
+    r->n_far = 0;
+}
+
+/* Takes the pooled entry in slot k out of the pool. */
+static void unpool(hsim_reserved_t *r, int32_t k)
+{
+    r->far_at[r->far[k].job] = -1;
+    hsim_event_t last = r->far[--r->n_far];
+    if ((size_t)k < r->n_far) {
+        r->far[k] = last;
+        r->far_at[last.job] = k;
+    }
+}
+
+void hsim_reserved_place(hsim_reserved_t *r, const hsim_event_t *e)
+{
+    int32_t k = r->far_at[e->job];
+    if (k >= 0) {
+        unpool(r, k); /* it comes before the horizon now */
+    } else if (r->near.pos[e->job] < 0 && e->time >= r->horizon) {
+        r->far_at[e->job] = (int32_t)r->n_far;
+        r->far[r->n_far++] = *e;
+        return;
+    }
+    hsim_rheap_set(&r->near, e);
+}
+
+void hsim_reserved_remove(hsim_reserved_t *r, int32_t job)
+{
+    int32_t k = r->far_at[job];
+    if (k >= 0)
+        unpool(r, k);
+    else
+        hsim_rheap_remove(&r->near, job);
+}
+
+/* Moves the horizon past the next pooled entries and brings every pooled
+   entry before it into the heap, whose least is then before it too. */
+static void move_horizon(hsim_reserved_t *r)
+{
+    size_t want = r->n_far / RESERVED_SHARE;
+    if (want < RESERVED_BATCH)
+        want = RESERVED_BATCH;
+    if (want > r->n_far)
+        want = r->n_far;
+    for (size_t i = 0; i < r->n_far; i++)
+        r->times[i] = r->far[i].time;
+    hsim_time_t h = gsl_stats_long_select(r->times, 1, r->n_far, want - 1) + 1;
+    r->horizon = h;
+    for (size_t i = r->n_far; i-- > 0;) {
+        if (r->far[i].time < h) {
+            hsim_event_t e = r->far[i];
+            unpool(r, (int32_t)i);
+            hsim_rheap_set(&r->near, &e);
+        }
+    }
+}
+
+const hsim_event_t *hsim_reserved_peek(hsim_reserved_t *r)
+{
+    const hsim_event_t *top = hsim_rheap_peek(&r->near);
+    if (r->n_far && (!top || top->time >= r->horizon)) {
+        move_horizon(r);
+        top = hsim_rheap_peek(&r->near);
+    }
+    return top;
 }

@@ -1,5 +1,5 @@
 /*
- * test_heap.c - the event heap against a sorted array, and the indexed heap
+ * test_heap.c - the event heap against a sorted array, and the two stores
  * of reserved starts against a per-job array (differential tests).
  *
  * Random pushes and pops, with few distinct times and kinds so that most
@@ -265,18 +265,71 @@ static void test_push_enomem(void)
     hsim_heap_free(&h);
 }
 
+/* The two stores of reserved starts behind one face: the indexed heap, and
+   the heap with a pool of far entries. */
+typedef struct starts {
+    int pooled;
+    hsim_rheap_t heap;
+    hsim_reserved_t res;
+    size_t most_pooled; /* the pool's size at its largest */
+} starts_t;
+
+static int starts_init(starts_t *s, int pooled, size_t n_jobs)
+{
+    s->pooled = pooled;
+    s->most_pooled = 0;
+    return pooled ? hsim_reserved_init(&s->res, n_jobs) : hsim_rheap_init(&s->heap, n_jobs);
+}
+
+static void starts_free(starts_t *s)
+{
+    if (s->pooled)
+        hsim_reserved_free(&s->res);
+    else
+        hsim_rheap_free(&s->heap);
+}
+
+static void starts_set(starts_t *s, const hsim_event_t *e)
+{
+    if (s->pooled) {
+        hsim_reserved_set(&s->res, e);
+        if (s->res.n_far > s->most_pooled)
+            s->most_pooled = s->res.n_far;
+    } else {
+        hsim_rheap_set(&s->heap, e);
+    }
+}
+
+static void starts_remove(starts_t *s, int32_t job)
+{
+    if (s->pooled)
+        hsim_reserved_remove(&s->res, job);
+    else
+        hsim_rheap_remove(&s->heap, job);
+}
+
+static const hsim_event_t *starts_peek(starts_t *s)
+{
+    return s->pooled ? hsim_reserved_peek(&s->res) : hsim_rheap_peek(&s->heap);
+}
+
+static size_t starts_size(const starts_t *s)
+{
+    return s->pooled ? hsim_reserved_size(&s->res) : s->heap.n;
+}
+
 /*
- * The indexed heap of reserved starts (one entry per job, replaced in place)
- * against a model: an array of each job's pending event, or none.  Random
- * sets (new or replacing, earlier or later), removals (present or not), and
- * pops (peek, then remove the job).
+ * A store of reserved starts (one entry per job, replaced in place) against
+ * a model: an array of each job's pending event, or none.  Random sets (new
+ * or replacing, earlier or later), removals (present or not), and pops
+ * (peek, then remove the job).
  */
-static void run_rheap(unsigned long seed, size_t n_jobs, unsigned times, int steps)
+static size_t run_starts(int pooled, unsigned long seed, size_t n_jobs, unsigned times, int steps)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
-    hsim_rheap_t h;
-    CU_ASSERT_EQUAL_FATAL(hsim_rheap_init(&h, n_jobs), 0);
+    starts_t h;
+    CU_ASSERT_EQUAL_FATAL(starts_init(&h, pooled, n_jobs), 0);
     hsim_event_t *model = malloc(n_jobs * sizeof *model);
     char *has = calloc(n_jobs, 1);
     size_t live = 0;
@@ -292,13 +345,13 @@ static void run_rheap(unsigned long seed, size_t n_jobs, unsigned times, int ste
             live += !has[job];
             has[job] = 1;
             model[job] = e;
-            hsim_rheap_set(&h, &e);
+            starts_set(&h, &e);
         } else if (u < 0.7) {
             live -= has[job];
             has[job] = 0;
-            hsim_rheap_remove(&h, job);
+            starts_remove(&h, job);
         } else {
-            const hsim_event_t *top = hsim_rheap_peek(&h);
+            const hsim_event_t *top = starts_peek(&h);
             size_t best = n_jobs;
             for (size_t k = 0; k < n_jobs; k++)
                 if (has[k] && (best == n_jobs || model_cmp(&model[k], &model[best]) < 0))
@@ -310,13 +363,13 @@ static void run_rheap(unsigned long seed, size_t n_jobs, unsigned times, int ste
                 if (!top || !same_event(top, &model[best]))
                     mismatches++;
                 else {
-                    hsim_rheap_remove(&h, top->job);
+                    starts_remove(&h, top->job);
                     has[best] = 0;
                     live--;
                 }
             }
         }
-        if (h.n != live)
+        if (starts_size(&h) != live)
             mismatches++;
     }
     /* drain in order */
@@ -325,29 +378,101 @@ static void run_rheap(unsigned long seed, size_t n_jobs, unsigned times, int ste
         for (size_t k = 0; k < n_jobs; k++)
             if (has[k] && (best == n_jobs || model_cmp(&model[k], &model[best]) < 0))
                 best = k;
-        const hsim_event_t *top = hsim_rheap_peek(&h);
+        const hsim_event_t *top = starts_peek(&h);
         if (!top || !same_event(top, &model[best]))
             mismatches++;
         else
-            hsim_rheap_remove(&h, top->job);
+            starts_remove(&h, top->job);
         has[best] = 0;
         live--;
     }
     CU_ASSERT_EQUAL(mismatches, 0);
     CU_ASSERT_TRUE(replaced > 0);
-    CU_ASSERT_PTR_NULL(hsim_rheap_peek(&h));
-    hsim_rheap_free(&h);
+    CU_ASSERT_PTR_NULL(starts_peek(&h));
+    starts_free(&h);
     free(model);
     free(has);
     gsl_rng_free(rng);
+    return h.most_pooled;
 }
 
 static void test_rheap_against_model(void)
 {
     for (unsigned long seed = 1; seed <= 10; seed++)
-        run_rheap(seed, 50, 5, 5000);      /* many ties on time */
+        run_starts(0, seed, 50, 5, 5000);      /* many ties on time */
     for (unsigned long seed = 11; seed <= 13; seed++)
-        run_rheap(seed, 2000, 100000, 20000);
+        run_starts(0, seed, 2000, 100000, 20000);
+}
+
+static void test_reserved_against_model(void)
+{
+    for (unsigned long seed = 1; seed <= 10; seed++)
+        run_starts(1, seed, 500, 5, 5000);     /* many ties on time */
+    for (unsigned long seed = 11; seed <= 13; seed++) /* the pool is used */
+        CU_ASSERT_TRUE(run_starts(1, seed, 2000, 100000, 20000) > 50);
+}
+
+/*
+ * The pooled store as conservative backfilling uses it: time goes forward,
+ * the least entry comes out when its time comes, and the others move a
+ * little earlier, over and over, while new ones come in far ahead.  Each
+ * entry must come out at its last time, in (time, seq) order.
+ */
+static void test_reserved_moves_up(void)
+{
+    enum { JOBS = 3000 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    hsim_reserved_t r;
+    CU_ASSERT_EQUAL_FATAL(hsim_reserved_init(&r, JOBS), 0);
+    hsim_event_t *last = calloc(JOBS, sizeof *last);
+    char *has = calloc(JOBS, 1);
+    int64_t seq = 0;
+    hsim_time_t now = 0;
+    int32_t next = 0;
+    int bad = 0, out = 0;
+    hsim_event_t prev = {.time = -1};
+    while (out < JOBS && !bad) {
+        if (next < JOBS && gsl_rng_uniform(rng) < 0.5) { /* a new job, far ahead */
+            hsim_event_t e = {.time = now + 1000 + (hsim_time_t)gsl_rng_uniform_int(rng, 5000),
+                              .kind = HSIM_EV_START, .seq = seq++, .job = next};
+            last[next] = e;
+            has[next++] = 1;
+            hsim_reserved_set(&r, &e);
+        }
+        for (int m = 0; m < 20; m++) { /* moves up, never before now */
+            int32_t j = (int32_t)gsl_rng_uniform_int(rng, JOBS);
+            if (!has[j] || last[j].time == now)
+                continue;
+            hsim_time_t by = 1 + (hsim_time_t)gsl_rng_uniform_int(rng, 50);
+            hsim_event_t e = last[j];
+            e.time = e.time - by < now ? now : e.time - by;
+            e.seq = seq++;
+            last[j] = e;
+            hsim_reserved_set(&r, &e);
+        }
+        const hsim_event_t *top = hsim_reserved_peek(&r);
+        if (!top)
+            continue;
+        /* nothing left before it, and it is its job's last */
+        if (!same_event(top, &last[top->job]) || model_cmp(top, &prev) < 0)
+            bad++;
+        for (int32_t j = 0; j < JOBS; j++)
+            if (has[j] && model_cmp(&last[j], top) < 0)
+                bad++;
+        prev = *top;
+        now = top->time;
+        has[top->job] = 0;
+        hsim_reserved_remove(&r, top->job);
+        out++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(out, JOBS);
+    CU_ASSERT_PTR_NULL(hsim_reserved_peek(&r));
+    hsim_reserved_free(&r);
+    free(last);
+    free(has);
+    gsl_rng_free(rng);
 }
 
 /* A replaced reservation leaves no trace of its old time. */
@@ -398,5 +523,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_push_enomem);
     CU_pSuite r = hsim_test_suite("reservation-heap");
     HSIM_TEST(r, test_rheap_against_model);
+    HSIM_TEST(r, test_reserved_against_model);
+    HSIM_TEST(r, test_reserved_moves_up);
     HSIM_TEST(r, test_rheap_replace);
 }
