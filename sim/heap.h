@@ -72,6 +72,15 @@ int hsim_rheap_init(hsim_rheap_t *h, size_t n_jobs);
 void hsim_rheap_free(hsim_rheap_t *h);
 /* hsim_rheap_set() when the entry may have to move. */
 void hsim_rheap_place(hsim_rheap_t *h, const hsim_event_t *e);
+/* Overwrites entry x, its job's already, with e: field by field, so that
+   no wide load waits for the caller's narrow stores to *e. */
+static inline void hsim_event_renew(hsim_event_t *x, const hsim_event_t *e)
+{
+    x->time = e->time;
+    x->seq = e->seq;
+    x->kind = e->kind;
+}
+
 /* Inserts e, or replaces the entry of job e->job.  Inline for the common
    case of conservative backfilling, a reservation made a little earlier
    that still comes after its parent's: the entry changes in place (73.6 of
@@ -82,12 +91,7 @@ static inline void hsim_rheap_set(hsim_rheap_t *h, const hsim_event_t *e)
     int32_t at = h->pos[e->job];
     if (at >= 0 && hsim_event_less(e, &h->ev[at]) &&
         (at == 0 || !hsim_event_less(e, &h->ev[(at - 1) / 2]))) {
-        hsim_event_t *x = &h->ev[at]; /* its job's already; field by field, so
-                                          that no wide load waits for the
-                                          caller's narrow stores to *e */
-        x->time = e->time;
-        x->seq = e->seq;
-        x->kind = e->kind;
+        hsim_event_renew(&h->ev[at], e);
         return;
     }
     hsim_rheap_place(h, e);
@@ -105,10 +109,11 @@ static inline const hsim_event_t *hsim_rheap_peek(const hsim_rheap_t *h)
  * 'horizon'.  Conservative backfilling moves reservations 74 million times
  * on RICC, 53 million of them of jobs far back in the queue: a pooled entry
  * changes in place, with one store, where the heap would compare it with
- * its parent (two loads from anywhere in the heap).  When the heap runs dry of entries before the
- * horizon, the horizon moves on so that the next few dozen pooled entries
- * come into the heap (a selection over the pool, O(pool)).  What comes out
- * is the same as from one heap: the least entry in (time, kind, seq) order.
+ * its parent (two loads from anywhere in the heap).  When the heap runs dry
+ * of entries before the horizon, the horizon moves on so that the next few
+ * dozen pooled entries come into the heap (a selection over the pool,
+ * O(pool)).  What comes out is the same as from one heap: the least entry
+ * in (time, kind, seq) order.
  */
 typedef struct hsim_reserved {
     hsim_rheap_t near;     /* the entries before horizon, and some after */
@@ -130,10 +135,7 @@ static inline void hsim_reserved_set(hsim_reserved_t *r, const hsim_event_t *e)
     HSIM_ASSERT(e->job >= 0 && (size_t)e->job < r->near.n_jobs);
     int32_t k = r->far_at[e->job];
     if (k >= 0 && e->time >= r->horizon) {
-        hsim_event_t *x = &r->far[k]; /* field by field: see hsim_rheap_set() */
-        x->time = e->time;
-        x->seq = e->seq;
-        x->kind = e->kind;
+        hsim_event_renew(&r->far[k], e);
         return;
     }
     hsim_reserved_place(r, e);
