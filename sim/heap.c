@@ -58,18 +58,26 @@ int hsim_heap_pop(hsim_heap_t *h, hsim_event_t *out)
     return 0;
 }
 
+/* A slot by job for n_jobs jobs, each -1 (no entry); NULL when out of
+   memory. */
+static int32_t *new_job_index(size_t n_jobs)
+{
+    int32_t *slot = hsim_malloc(n_jobs * sizeof *slot);
+    for (size_t i = 0; slot && i < n_jobs; i++)
+        slot[i] = -1;
+    return slot;
+}
+
 int hsim_rheap_init(hsim_rheap_t *h, size_t n_jobs)
 {
     h->n = 0;
     h->n_jobs = n_jobs;
     h->ev = hsim_malloc(n_jobs * sizeof *h->ev);
-    h->pos = hsim_malloc(n_jobs * sizeof *h->pos);
+    h->pos = new_job_index(n_jobs);
     if (!h->ev || !h->pos) {
         hsim_rheap_free(h);
         return HSIM_ENOMEM;
     }
-    for (size_t i = 0; i < n_jobs; i++)
-        h->pos[i] = -1;
     return 0;
 }
 
@@ -154,14 +162,12 @@ int hsim_reserved_init(hsim_reserved_t *r, size_t n_jobs)
     r->n_far = 0;
     r->horizon = -HSIM_TIME_MAX; /* every entry pooled until the first peek */
     r->far = hsim_malloc(n_jobs * sizeof *r->far);
-    r->far_at = hsim_malloc(n_jobs * sizeof *r->far_at);
+    r->far_at = new_job_index(n_jobs);
     r->times = hsim_malloc(n_jobs * sizeof *r->times);
     if (hsim_rheap_init(&r->near, n_jobs) || !r->far || !r->far_at || !r->times) {
         hsim_reserved_free(r);
         return HSIM_ENOMEM;
     }
-    for (size_t i = 0; i < n_jobs; i++)
-        r->far_at[i] = -1;
     return 0;
 }
 
