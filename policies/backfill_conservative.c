@@ -721,4 +721,5 @@ const hsim_scheduler_t hsim_sched_conservative = {
     .ended = cons_ended,
     .schedule = cons_schedule,
     .running_any_order = 1,
+    .fixed_estimates = 1,
 };

@@ -148,8 +148,12 @@ static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
     easy_t *s = state;
     hsim_queue_t *q = &s->queue;
     int32_t free_now;
-    int rc = hsim_queue_start_head(q, v, d, &free_now);
-    if (rc)
+    int rc = 0;
+    if (s->bf_order) { /* at every pass, so that it sees every revision */
+        hsim_queue_tidy(&s->bf);
+        rc = hsim_queue_refresh(&s->bf, v);
+    }
+    if (rc || (rc = hsim_queue_start_head(q, v, d, &free_now)))
         return rc;
     if (hsim_queue_size(q) < 2 || free_now == 0)
         return 0;
@@ -157,12 +161,7 @@ static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
     hsim_time_t shadow = HSIM_TIME_MAX;
     int32_t extra = 0;
     shadow_of(v, v->jobs[head].procs, free_now, &shadow, &extra);
-    if (!s->bf_order)
-        return backfill(q, head, v, d, free_now, shadow, extra);
-    hsim_queue_tidy(&s->bf);
-    if (s->bf_order->time_dependent && (rc = hsim_queue_resort(&s->bf, v->jobs, v->now)))
-        return rc;
-    return backfill(&s->bf, head, v, d, free_now, shadow, extra);
+    return backfill(s->bf_order ? &s->bf : q, head, v, d, free_now, shadow, extra);
 }
 
 const hsim_scheduler_t hsim_sched_easy = {

@@ -13,5 +13,6 @@ static int fcfs_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time
 const hsim_order_t hsim_order_fcfs = {
     .name = "fcfs",
     .summary = "first come, first served (submission order)",
+    .ignores_estimates = 1,
     .compare = fcfs_compare,
 };

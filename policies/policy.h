@@ -6,7 +6,10 @@
  * the event engine: a test builds a view by hand and drives a policy, and the
  * live driver implements the same calls on real nodes.  A policy never sees a
  * job's actual runtime: only its planning estimate, which is the user's
- * requested time or a predictor's answer.
+ * requested time or a predictor's answer.  A running job's estimate is
+ * fixed at its start, unless it outlives it: it becomes the requested time
+ * then (its est_end moves).  A waiting job's may change between passes
+ * (see hsim_view_t's revision).
  */
 #ifndef HSIM_POLICY_H
 #define HSIM_POLICY_H
@@ -54,6 +57,15 @@ typedef struct hsim_view {
                                       scheduler said it does not read it) */
     int32_t ending_procs;          /* with running_unordered: processors of
                                       running jobs whose est_end <= now */
+    uint64_t revision;             /* goes up by one whenever the engine
+                                      gives waiting jobs new estimates
+                                      (with a predictor that revises
+                                      them): a policy that keeps copies
+                                      of them takes them again then */
+    const int32_t *revised;        /* the jobs whose estimates the last
+                                      revision changed (all of them
+                                      waiting then)... */
+    size_t n_revised;              /* ...and how many */
 } hsim_view_t;
 
 /*
@@ -96,6 +108,8 @@ typedef struct hsim_order {
     const char *name;
     const char *summary;
     int time_dependent;
+    int ignores_estimates; /* 1: compare() never reads an estimate, so a
+                              revised estimate moves no job */
     int (*compare)(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now);
 } hsim_order_t;
 
@@ -121,6 +135,10 @@ typedef struct hsim_scheduler {
                             (cheaper); 0 (the safe default): it is sorted */
     int reads_backfill_order; /* 1: it tries jobs for backfilling in
                                  params->backfill_order when given */
+    int fixed_estimates; /* 1: it keeps plans made on each job's estimate
+                            for good (conservative's reservations), so it
+                            takes no predictor whose answers change or can
+                            be outlived */
 } hsim_scheduler_t;
 
 #endif

@@ -28,15 +28,44 @@ void hsim_queue_pair(hsim_queue_t *a, hsim_queue_t *b)
 {
     a->mirror = b;
     b->mirror = a;
+    a->tracks = b->tracks = 1;
 }
 
-/* With a mirror: notes the slots of the entries in [from, to). */
+/* When it tracks slots: notes the slots of the entries in [from, to). */
 static void note_slots(hsim_queue_t *q, size_t from, size_t to)
 {
-    if (q->mirror)
+    if (q->tracks)
         for (size_t i = from; i < to; i++)
             if (q->ids[i] >= 0)
                 q->slot[q->ids[i]] = (int32_t)i;
+}
+
+/* Makes slot[] hold job indices below n, the new ones -1.  0 or
+   HSIM_ENOMEM. */
+static int slots_for(hsim_queue_t *q, size_t n)
+{
+    size_t old = q->slot_cap;
+    if (hsim_grow(&q->slot, &q->slot_cap, n, sizeof *q->slot))
+        return HSIM_ENOMEM;
+    for (size_t i = old; i < q->slot_cap; i++)
+        q->slot[i] = -1;
+    return 0;
+}
+
+/* Starts tracking the slots of q's entries.  0 or HSIM_ENOMEM. */
+static int track_slots(hsim_queue_t *q)
+{
+    if (q->tracks)
+        return 0;
+    size_t n = 0;
+    for (size_t i = q->first; i < q->n; i++)
+        if (q->ids[i] >= 0 && (size_t)q->ids[i] + 1 > n)
+            n = (size_t)q->ids[i] + 1;
+    if (slots_for(q, n))
+        return HSIM_ENOMEM;
+    q->tracks = 1;
+    note_slots(q, q->first, q->n);
+    return 0;
 }
 
 /* Moves the live entries to slots 0.. in order, a run of them at a time
@@ -136,20 +165,28 @@ static int tree_rebuild(hsim_queue_t *q)
     return 0;
 }
 
+/* Makes room for n slots.  0 or HSIM_ENOMEM. */
+static int room_for(hsim_queue_t *q, size_t n)
+{
+    size_t cap = q->cap;
+    if (hsim_grow(&q->ids, &cap, n, sizeof *q->ids))
+        return HSIM_ENOMEM;
+    cap = q->cap;
+    if (hsim_grow(&q->procs, &cap, n, sizeof *q->procs))
+        return HSIM_ENOMEM;
+    cap = q->cap;
+    if (hsim_grow(&q->est, &cap, n, sizeof *q->est))
+        return HSIM_ENOMEM;
+    q->cap = cap;
+    return 0;
+}
+
 int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
                       hsim_time_t now)
 {
-    size_t cap = q->cap;
-    if (hsim_grow(&q->ids, &cap, q->n + 1, sizeof *q->ids))
+    if (room_for(q, q->n + 1))
         return HSIM_ENOMEM;
-    cap = q->cap;
-    if (hsim_grow(&q->procs, &cap, q->n + 1, sizeof *q->procs))
-        return HSIM_ENOMEM;
-    cap = q->cap;
-    if (hsim_grow(&q->est, &cap, q->n + 1, sizeof *q->est))
-        return HSIM_ENOMEM;
-    q->cap = cap;
-    if (q->mirror && hsim_grow(&q->slot, &q->slot_cap, (size_t)job + 1, sizeof *q->slot))
+    if (q->tracks && slots_for(q, (size_t)job + 1))
         return HSIM_ENOMEM;
     /* Appending is the common case (FCFS): compare with the last live job. */
     long last = (long)q->n - 1;
@@ -326,22 +363,91 @@ int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
     return rc;
 }
 
+/* Puts back the k jobs that hsim_queue_refresh() took out (the rest are
+   in order), in[0..k): compacts the rest, sorts in[], and merges it in
+   from the end.  0 or HSIM_ENOMEM.  O(n + k log k). */
+static int merge_back(hsim_queue_t *q, const hsim_view_t *v, int32_t *in, size_t k)
+{
+    int32_t *tmp = hsim_malloc(k * sizeof *tmp);
+    if (!tmp || room_for(q, q->n + k)) {
+        hsim_free(tmp);
+        return HSIM_ENOMEM;
+    }
+    merge_sort(in, tmp, k, v->jobs, q->order, v->now);
+    compact(q);
+    size_t i = q->n, j = k, w = q->n + k;
+    while (j > 0) { /* the larger of the two lasts goes last */
+        int32_t job;
+        if (i > 0 && q->order->compare(v->jobs, q->ids[i - 1], in[j - 1], v->now) > 0) {
+            job = q->ids[--i];
+        } else {
+            job = in[--j];
+        }
+        q->ids[--w] = job;
+        q->procs[w] = v->jobs[job].procs;
+        q->est[w] = v->jobs[job].estimate;
+    }
+    q->n += k;
+    note_slots(q, 0, q->n);
+    hsim_free(tmp);
+    return 0;
+}
+
+int hsim_queue_refresh(hsim_queue_t *q, const hsim_view_t *v)
+{
+    uint64_t seen = q->revision;
+    q->revision = v->revision;
+    if (q->order->time_dependent || seen + 1 < v->revision)
+        return hsim_queue_resort(q, v->jobs, v->now);
+    if (seen == v->revision || q->n == 0)
+        return 0;
+    int rc = track_slots(q);
+    if (rc)
+        return rc;
+    /* Under an order that ignores estimates every job keeps its slot and
+       takes its new estimate there.  Under others the revised jobs come
+       out, and the rest stay in order, then go back in at their places. */
+    int32_t *taken = NULL;
+    size_t k = 0;
+    if (!q->order->ignores_estimates &&
+        !(taken = hsim_malloc((v->n_revised ? v->n_revised : 1) * sizeof *taken)))
+        return HSIM_ENOMEM;
+    if (taken || 16 * v->n_revised > q->n)
+        q->tree_stale = 1; /* rebuilt at its next use, for less than the
+                              changes of so many leaves would cost */
+    for (size_t r = 0; r < v->n_revised; r++) {
+        int32_t job = v->revised[r];
+        size_t i = (size_t)job < q->slot_cap ? (size_t)q->slot[job] : SIZE_MAX;
+        if (i >= q->n || q->ids[i] != job)
+            continue; /* not in this queue */
+        if (taken) {
+            remove_here(q, i);
+            taken[k++] = job;
+        } else {
+            q->est[i] = v->jobs[job].estimate;
+            tree_set(q, i, q->procs[i], q->est[i]);
+        }
+    }
+    if (k)
+        rc = merge_back(q, v, taken, k);
+    hsim_free(taken);
+    return rc;
+}
+
 int hsim_queue_start_head(hsim_queue_t *q, const hsim_view_t *v, const hsim_decide_t *d,
                           int32_t *free_now)
 {
     hsim_queue_tidy(q);
-    if (q->order->time_dependent) {
-        int rc = hsim_queue_resort(q, v->jobs, v->now);
-        if (rc)
-            return rc;
-    }
+    int rc = hsim_queue_refresh(q, v);
+    if (rc)
+        return rc;
     *free_now = hsim_view_free_now(v);
     while (hsim_queue_size(q)) {
         size_t i = q->first;
         int32_t job = q->ids[i];
         if (v->jobs[job].procs > *free_now)
             break;
-        int rc = d->start(d->ctx, job);
+        rc = d->start(d->ctx, job);
         if (rc == HSIM_NOFIT)
             break; /* the processors are free, but no node can hold it */
         if (rc)

@@ -35,9 +35,13 @@ typedef struct hsim_queue {
     const hsim_order_t *order;
     struct hsim_queue *mirror; /* NULL, or a queue of the same jobs in
                             another order (see hsim_queue_pair()) */
-    int32_t *slot;       /* with a mirror: each queued job's slot, by job
-                            index; kept as entries move */
+    int32_t *slot;       /* when tracks: each queued job's slot, by job
+                            index, kept as entries move (-1 or a stale
+                            slot for the others) */
     size_t slot_cap;     /* jobs slot[] holds */
+    int tracks;          /* slot[] is kept: with a mirror, or once the
+                            estimates of queued jobs have been revised */
+    uint64_t revision;   /* the view's revision of the estimates in est */
 } hsim_queue_t;
 
 void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order);
@@ -70,12 +74,19 @@ long hsim_queue_find_backfill(hsim_queue_t *q, size_t from, int32_t free_now,
 /* Compacts and sorts by the order at time now.  0 or HSIM_ENOMEM.
    O(n log n). */
 int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now);
+/* Re-sorts when the order changes with time.  Else takes the new
+   estimates of the jobs the engine revised since the queue last looked
+   (v->revised), each job put back at its place in the order: O(revised x
+   log n) under an order that ignores estimates, O(n + revised x log
+   revised) under others (a re-sort when it missed a revision: call it at
+   every pass).  0 or HSIM_ENOMEM. */
+int hsim_queue_refresh(hsim_queue_t *q, const hsim_view_t *v);
 /* Sorts ids[0..n) by order at time now (stable).  0 or HSIM_ENOMEM. */
 int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
                     const hsim_order_t *order, hsim_time_t now);
 /*
- * The start of every pass: tidies the queue, re-sorts it for orders that
- * change with time, then starts jobs from its head while they fit in
+ * The start of every pass: tidies the queue, refreshes it
+ * (hsim_queue_refresh()), then starts jobs from its head while they fit in
  * *free_now processors (which it lowers); the first that does not fit, or
  * that the cluster cannot place (HSIM_NOFIT), stays at the head.  0 or a
  * negative code from a decision.  O(started x log n), plus the re-sort.

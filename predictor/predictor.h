@@ -19,9 +19,16 @@ typedef struct hsim_predictor {
     void (*destroy)(void *state);
     /* Runtime estimate for job (index job_index) at time now. */
     hsim_time_t (*predict)(void *state, const hsim_job_t *job, hsim_time_t now);
-    /* job finished at now after running for 'ran'. May be NULL. */
-    void (*learn)(void *state, const hsim_job_t *job, hsim_time_t ran,
-                  hsim_time_t now);
+    /* job finished at now after running for 'ran'.  0 or HSIM_ENOMEM.  May
+       be NULL. */
+    int (*learn)(void *state, const hsim_job_t *job, hsim_time_t ran, hsim_time_t now);
+    int revises;      /* 1: after learn() of a job, its answers for the
+                         waiting jobs of that job's user may change (and no
+                         others'), so the engine asks again for those (0:
+                         each job is asked once, at its submission) */
+    int underpredicts; /* 1: its answer can be below the actual runtime; a
+                          running job that outlives it gets the requested
+                          time instead (a prediction expiry event) */
 } hsim_predictor_t;
 
 /* The registry: NULL-terminated, in the order the help lists them. */

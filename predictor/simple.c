@@ -47,9 +47,12 @@ const hsim_predictor_t hsim_predictor_oracle = {
     .predict = oracle_predict,
 };
 
+extern const hsim_predictor_t hsim_predictor_last2; /* last2.c */
+
 const hsim_predictor_t *const hsim_predictors[] = {
     &hsim_predictor_user,
     &hsim_predictor_oracle,
+    &hsim_predictor_last2,
     NULL,
 };
 

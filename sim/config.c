@@ -834,6 +834,12 @@ static void policy_not_read(parse_t *p, int cluster)
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < c->n_policies; i++) {
         const hsim_policy_config_t *pc = &c->policies[i];
+        const hsim_predictor_t *pred = pc->predictor;
+        if (pred && pc->scheduler->fixed_estimates && (pred->revises || pred->underpredicts))
+            fail_at(p, pc->lines[2], "[policy %s] estimate = %s does not apply to backfill = "
+                                     "%s, which plans on estimates that never change and "
+                                     "that no job outlives: expected user or oracle",
+                    pc->name, pred->name, pc->scheduler->name);
         if ((pc->seen & 8) && !pc->scheduler->reads_backfill_order)
             fail_at(p, pc->lines[3], "[policy %s] backfill_order does not apply to "
                                      "backfill = %s: only easy reads it",

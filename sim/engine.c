@@ -16,6 +16,13 @@
  * starts fills a hole beside its place, or moves the entries up or down to
  * the nearest hole; the holes are compacted away once they are half the
  * array, and the view starts at the first job.
+ *
+ * With a predictor that can underpredict, a job that will outlive its
+ * prediction gets an expiry event at its planned end, which moves that end
+ * to its requested time (the entry leaves its place and takes a new one).
+ * With one that revises, each user's waiting jobs are kept in a list, and
+ * a termination asks again for the predictions of its user's jobs only,
+ * telling the policies which changed (hsim_view_t's revised[]).
  */
 #include "engine.h"
 
@@ -51,7 +58,7 @@ typedef struct run {
     hsim_rheap_t ends;         /* running jobs by (est_end, start order) */
     int32_t running_procs;
 
-    hsim_heap_t heap;          /* terminations (and later expiries) */
+    hsim_heap_t heap;          /* terminations and prediction expiries */
     hsim_reserved_t reservations; /* reserved starts, one per job at most */
     int64_t seq;               /* next event sequence number */
     int64_t starts;            /* next start order */
@@ -69,6 +76,16 @@ typedef struct run {
     void *place_state;
     hsim_alloc_t *allocs;      /* allocation of each running job */
     hsim_time_t *est_end;      /* planned end of each running job */
+    hsim_time_t *full_end;     /* with a predictor that underpredicts: the
+                                  planned end of each running job on its
+                                  requested time, for its expiry */
+    /* With a predictor that revises: the waiting jobs of each user, as
+       lists through the jobs (users numbered 0.. in id order), and the jobs
+       whose estimate the last revision changed. */
+    int32_t *user_of;          /* each job's user number */
+    int32_t *user_first;       /* each user's first waiting job, or -1 */
+    int32_t *wnext, *wprev;    /* the next and previous in its user's list */
+    int32_t *revised;          /* the view's revised[] */
     int32_t *deferred;         /* reserved starts that could not be placed,
                                   retried after each termination */
     size_t n_deferred, cap_deferred;
@@ -164,6 +181,15 @@ static size_t running_slot(run_t *r, hsim_time_t est_end, int64_t seq, size_t *l
     }
 }
 
+/* running_slot(), keeping the view's first entry. */
+static size_t running_slot_in_view(run_t *r, hsim_time_t est_end, int64_t seq)
+{
+    size_t low, at = running_slot(r, est_end, seq, &low);
+    if (low < r->running_first)
+        r->running_first = low; /* the view starts at it */
+    return at;
+}
+
 /* Removes the holes of running[].  O(n). */
 static void running_compact(run_t *r)
 {
@@ -189,6 +215,15 @@ static void remove_waiting(run_t *r, int32_t job)
 {
     r->waiting[r->wslot[job]] = -1;
     r->waiting_holes++;
+    if (r->user_of) { /* out of its user's list */
+        int32_t next = r->wnext[job], prev = r->wprev[job];
+        if (prev >= 0)
+            r->wnext[prev] = next;
+        else
+            r->user_first[r->user_of[job]] = next;
+        if (next >= 0)
+            r->wprev[next] = prev;
+    }
 }
 
 /* Squeezes the holes out of waiting[]; only between passes.  O(n). */
@@ -346,10 +381,7 @@ static int start_job(run_t *r, int32_t job)
     r->est_end[job] = est_end;
     size_t at = r->n_running;
     if (r->ordered) {
-        size_t low;
-        at = running_slot(r, est_end, seq, &low);
-        if (low < r->running_first)
-            r->running_first = low; /* the view starts at it */
+        at = running_slot_in_view(r, est_end, seq);
     } else {
         r->rpos[job] = at;
         hsim_event_t ev = {.time = est_end, .seq = seq, .job = job, .kind = 0};
@@ -379,6 +411,12 @@ static int start_job(run_t *r, int32_t job)
     if (o->end > HSIM_HORIZON)
         return past_horizon(r, job, "end");
     refresh_view(r);
+    if (o->end > est_end && r->full_end) { /* it will outlive its prediction */
+        r->full_end[job] = r->now + scaled(j->estimate, speed);
+        int rc = push_event(r, est_end, HSIM_EV_EXPIRY, job);
+        if (rc)
+            return rc;
+    }
     return push_event(r, o->end, HSIM_EV_END, job);
 }
 
@@ -401,20 +439,89 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
     return 0;
 }
 
+static hsim_time_t clamp_estimate(hsim_time_t p, const hsim_job_t *j)
+{
+    if (p > j->estimate)
+        p = j->estimate;
+    if (p < HSIM_SECOND && j->estimate >= HSIM_SECOND)
+        p = HSIM_SECOND;
+    if (p <= 0)
+        p = j->estimate;
+    return p;
+}
+
+/* Takes a running job out of the ordered running[], leaving a hole. */
+static void running_hole(run_t *r, int32_t job)
+{
+    size_t at = running_lower_bound(r, r->est_end[job], r->start_seq[job]);
+    HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
+    r->running[at].job = -1; /* a hole: it keeps its key */
+    r->running[at].procs = 0;
+    while (r->running_first < r->n_running && r->running[r->running_first].job < 0)
+        r->running_first++; /* the view starts at the first job */
+    if (++r->running_holes > 32 && 2 * r->running_holes > r->n_running)
+        running_compact(r);
+}
+
+/* A running job reached its prediction without ending: it is planned on
+   its requested time from now on (no scheduling pass follows).  0 or
+   HSIM_ENOMEM. */
+static int expire_job(run_t *r, int32_t job)
+{
+    HSIM_ASSERT(r->state[job] == JOB_RUNNING && r->full_end);
+    hsim_time_t est_end = r->full_end[job];
+    r->vjobs[job].estimate = r->w->jobs[job].estimate;
+    if (r->ordered) {
+        if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
+            hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
+                      sizeof *r->running_seq))
+            return HSIM_ENOMEM;
+        hsim_running_t entry = r->running[running_lower_bound(r, r->est_end[job],
+                                                              r->start_seq[job])];
+        running_hole(r, job);
+        entry.est_end = est_end;
+        size_t at = running_slot_in_view(r, est_end, r->start_seq[job]);
+        r->running[at] = entry;
+        r->running_seq[at] = r->start_seq[job];
+    } else {
+        r->running[r->rpos[job]].est_end = est_end;
+        hsim_event_t ev = {.time = est_end, .seq = r->start_seq[job], .job = job, .kind = 0};
+        hsim_rheap_set(&r->ends, &ev);
+    }
+    r->est_end[job] = est_end;
+    r->stats.expiries++;
+    refresh_view(r);
+    return 0;
+}
+
+/* Asks the predictor again for the waiting jobs of the user of a job that
+   has just ended; the view's revision changes when an answer does, and
+   its revised[] lists the jobs whose answer did. */
+static void revise_user(run_t *r, int32_t ended)
+{
+    size_t n = 0;
+    for (int32_t job = r->user_first[r->user_of[ended]]; job >= 0; job = r->wnext[job]) {
+        const hsim_job_t *j = &r->w->jobs[job];
+        hsim_time_t p = clamp_estimate(r->cfg->predictor->predict(r->pred_state, j, r->now), j);
+        if (p != r->vjobs[job].estimate) {
+            r->vjobs[job].estimate = p;
+            r->revised[n++] = job;
+        }
+    }
+    if (n) {
+        r->view.revision++;
+        r->view.revised = r->revised;
+        r->view.n_revised = n;
+    }
+}
+
 static int finish_job(run_t *r, int32_t job)
 {
     const hsim_vjob_t *vj = &r->vjobs[job];
     hsim_time_t start = r->out[job].start;
     hsim_time_t est_end = r->est_end[job];
     if (r->ordered) {
-        size_t at = running_lower_bound(r, est_end, r->start_seq[job]);
-        HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
-        r->running[at].job = -1; /* a hole: it keeps its key */
-        r->running[at].procs = 0;
-        while (r->running_first < r->n_running && r->running[r->running_first].job < 0)
-            r->running_first++; /* the view starts at the first job */
-        if (++r->running_holes > 32 && 2 * r->running_holes > r->n_running)
-            running_compact(r);
+        running_hole(r, job);
     } else { /* the last entry fills the hole */
         size_t at = r->rpos[job], last = r->n_running - 1;
         HSIM_ASSERT(r->running[at].job == job);
@@ -432,8 +539,13 @@ static int finish_job(run_t *r, int32_t job)
     est_end = start + vj->estimate;
     refresh_view(r);
     const hsim_predictor_t *p = r->cfg->predictor;
-    if (p->learn)
-        p->learn(r->pred_state, &r->w->jobs[job], r->now - start, r->now);
+    if (p->learn) {
+        int rc = p->learn(r->pred_state, &r->w->jobs[job], r->now - start, r->now);
+        if (rc)
+            return rc;
+    }
+    if (p->revises)
+        revise_user(r, job);
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->ended) {
         int rc = s->ended(r->sched_state, &r->view, job, start, est_end, &r->decide);
@@ -442,17 +554,6 @@ static int finish_job(run_t *r, int32_t job)
     }
     r->stats.passes++;
     return s->schedule(r->sched_state, &r->view, &r->decide);
-}
-
-static hsim_time_t clamp_estimate(hsim_time_t p, const hsim_job_t *j)
-{
-    if (p > j->estimate)
-        p = j->estimate;
-    if (p < HSIM_SECOND && j->estimate >= HSIM_SECOND)
-        p = HSIM_SECOND;
-    if (p <= 0)
-        p = j->estimate;
-    return p;
 }
 
 static int submit_job(run_t *r, int32_t job)
@@ -469,6 +570,14 @@ static int submit_job(run_t *r, int32_t job)
     if (r->n_waiting - r->waiting_holes > r->stats.max_waiting)
         r->stats.max_waiting = r->n_waiting - r->waiting_holes;
     r->state[job] = JOB_WAITING;
+    if (r->user_of) { /* first in its user's list */
+        int32_t *first = &r->user_first[r->user_of[job]];
+        r->wprev[job] = -1;
+        r->wnext[job] = *first;
+        if (*first >= 0)
+            r->wprev[*first] = job;
+        *first = job;
+    }
     refresh_view(r);
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->submitted) {
@@ -504,6 +613,47 @@ static int setup_cluster(run_t *r)
     return r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state);
 }
 
+typedef struct user_job {
+    int32_t user, job;
+} user_job_t;
+
+static int by_user(const void *a, const void *b)
+{
+    const user_job_t *x = a, *y = b;
+    if (x->user != y->user)
+        return x->user < y->user ? -1 : 1;
+    return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Numbers the users 0.. in id order and makes their lists of waiting jobs
+   (empty).  0 or HSIM_ENOMEM. */
+static int setup_users(run_t *r)
+{
+    size_t n = r->n_jobs, m = n ? n : 1;
+    user_job_t *key = hsim_malloc(m * sizeof *key);
+    r->user_of = hsim_malloc(m * sizeof *r->user_of);
+    r->user_first = hsim_malloc(m * sizeof *r->user_first);
+    r->wnext = hsim_malloc(m * sizeof *r->wnext);
+    r->wprev = hsim_malloc(m * sizeof *r->wprev);
+    r->revised = hsim_malloc(m * sizeof *r->revised);
+    if (!key || !r->user_of || !r->user_first || !r->wnext || !r->wprev || !r->revised) {
+        hsim_free(key);
+        return HSIM_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        key[i] = (user_job_t){r->w->jobs[i].user, (int32_t)i};
+    qsort(key, n, sizeof *key, by_user);
+    int32_t users = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k > 0 && key[k].user != key[k - 1].user)
+            users++;
+        r->user_of[key[k].job] = users;
+        r->user_first[users] = -1;
+    }
+    hsim_free(key);
+    return 0;
+}
+
 static int setup(run_t *r)
 {
     size_t n = r->n_jobs = r->w->n_jobs;
@@ -514,6 +664,13 @@ static int setup(run_t *r)
     r->est_end = hsim_calloc(n, sizeof *r->est_end);
     if (!r->vjobs || !r->state || !r->start_seq || !r->wslot || !r->est_end)
         return HSIM_ENOMEM;
+    if (r->cfg->predictor->underpredicts && !(r->full_end = hsim_calloc(n, sizeof *r->full_end)))
+        return HSIM_ENOMEM;
+    if (r->cfg->predictor->revises) {
+        int rc = setup_users(r);
+        if (rc)
+            return rc;
+    }
     r->ordered = !r->cfg->scheduler->running_any_order;
     if (!r->ordered) {
         r->rpos = hsim_calloc(n, sizeof *r->rpos);
@@ -570,6 +727,12 @@ static void teardown(run_t *r)
     hsim_free(r->deferred);
     hsim_free(r->model_map);
     hsim_free(r->est_end);
+    hsim_free(r->full_end);
+    hsim_free(r->user_of);
+    hsim_free(r->user_first);
+    hsim_free(r->wnext);
+    hsim_free(r->wprev);
+    hsim_free(r->revised);
     if (r->sched_state)
         r->cfg->scheduler->destroy(r->sched_state);
     if (r->pred_state)
@@ -656,7 +819,7 @@ static int loop(run_t *r)
         } else if (source == 1) {
             hsim_heap_pop(&r->heap, &ev);
             refresh_view(r);
-            rc = finish_job(r, ev.job);
+            rc = ev.kind == HSIM_EV_EXPIRY ? expire_job(r, ev.job) : finish_job(r, ev.job);
         } else {
             hsim_reserved_remove(&r->reservations, ev.job);
             refresh_view(r);
@@ -664,7 +827,7 @@ static int loop(run_t *r)
             if (rc == HSIM_NOFIT) /* planned on processors, not placeable yet */
                 rc = defer(r, ev.job);
         }
-        if (rc == 0 && source == 1 && r->n_deferred)
+        if (rc == 0 && source == 1 && ev.kind == HSIM_EV_END && r->n_deferred)
             rc = retry_deferred(r);
         if (rc)
             return rc;

@@ -57,6 +57,7 @@ typedef struct hsim_run_config {
 typedef struct hsim_run_stats {
     uint64_t events;       /* events handled */
     uint64_t passes;       /* scheduling passes */
+    uint64_t expiries;     /* running jobs that outlived their prediction */
     size_t max_waiting;    /* longest queue seen */
     /* With a cluster: resource-seconds used, per kind. */
     double core_s;         /* cores x seconds */

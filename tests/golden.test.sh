@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # golden.test.sh HSIM SHARED WORKDIR
-# Replays the golden experiments (tests/golden/*.ini) and compares every
-# policy's start times with the schedules pyss computed
-# (SHARED/golden/<trace>.<policy>.csv.gz).  The INI files read the traces at
-# ../../../shared relative to themselves; CI may put the shared folder
-# elsewhere, so copies are written into WORKDIR with the path pointing into
-# SHARED.  Prints one line per comparison; exits 1 on any difference.
+# Replays the golden experiments (tests/golden/*.ini) and
+# experiments/easy-plus-plus.ini, and compares every policy's start times
+# with the schedules pyss computed (SHARED/golden/<trace>.<policy>.csv.gz).
+# The INI files read the traces in the shared folder beside the project,
+# by paths relative to themselves; CI may put that folder elsewhere, so
+# copies are written into WORKDIR with the path pointing into SHARED.
+# Prints one line per comparison; exits 1 on any difference.
 set -uo pipefail
 
 hsim=$1 shared=$2 work=$3
@@ -19,16 +20,20 @@ rm -rf "$work"
 mkdir -p "$work"
 work=$(abs "$work")
 
-# experiment INI, golden trace name, policies
+# experiment INI (under tests/ or the project root), golden trace name,
+# policies: the golden experiments, and an experiment users run whose
+# comment says it gives pyss's schedules
 runs=(
-  "kth-sp2 KTH-SP2 fcfs easy conservative easy-perfect easy-sjbf"
-  "hpc2n-excerpt HPC2N-excerpt fcfs easy conservative"
+  "golden/kth-sp2.ini KTH-SP2 fcfs easy conservative easy-perfect easy-sjbf easy-plus-plus"
+  "golden/hpc2n-excerpt.ini HPC2N-excerpt fcfs easy conservative"
+  "../experiments/easy-plus-plus.ini KTH-SP2 easy easy-sjbf easy-plus-plus easy-perfect"
 )
 
 status=0
 for run in "${runs[@]}"; do
-  read -r ini trace policies <<<"$run"
-  src=$here/golden/$ini.ini
+  read -r src trace policies <<<"$run"
+  src=$here/$src
+  ini=$(basename "$src" .ini)
   dst=$work/$ini.ini
   # point the trace path into SHARED; keep everything else as it is
   sed -E "s#^([[:space:]]*path[[:space:]]*=[[:space:]]*).*/traces/(.*)\$#\\1$shared/traces/\\2#" \

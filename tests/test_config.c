@@ -276,6 +276,11 @@ static void test_key_not_read(void)
                     "backfill = conservative", "only easy");
     expect_error_at("[workload]\npath = t.swf\n[policy a]\nbackfill_order = sjf\n", 4,
                     "backfill = none", NULL, NULL);
+    /* conservative keeps its reservations: no predictor that revises or
+       can be outlived */
+    expect_error_at("[workload]\npath = t.swf\n[policy a]\nestimate = last2\n"
+                    "backfill = conservative\n", 4, "[policy a] estimate = last2",
+                    "backfill = conservative", "user or oracle");
     expect_error_at(VALID_HEAD "[policy b]\nspread = spread\nplacement = best-fit\n", 7,
                     "[policy b] spread applies only on a cluster of nodes", "[nodes NAME]",
                     "alibaba_nodes");
@@ -287,6 +292,9 @@ static void test_key_not_read(void)
                           "estimate_factor = 2\n[cluster]\nprocessors = 8\n[policy a]\n",
                           "exp/x.ini", &e), 0);
     CU_ASSERT_EQUAL(parse(VALID_HEAD "[policy b]\nbackfill = easy\nbackfill_order = sjf\n",
+                          "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "[policy b]\nbackfill = easy\nbackfill_order = sjf\n"
+                          "estimate = last2\n[policy c]\nqueue = sjf\nestimate = last2\n",
                           "exp/x.ini", &e), 0);
 }
 

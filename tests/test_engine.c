@@ -86,6 +86,9 @@ static void check_schedule(const hsim_workload_t *w, const hsim_outcome_t *out,
     }
 }
 
+static void check_invariants(const hsim_workload_t *w, const hsim_outcome_t *out,
+                             int32_t cap, const char *what);
+
 /* ---- small hand-worked cases ---- */
 
 /*
@@ -306,6 +309,65 @@ static void test_oracle_estimates(void)
     c = config(10, "conservative", "fcfs", NULL, "oracle");
     CU_ASSERT_EQUAL_FATAL(run(&w, &c, out, &e), 0);
     check_schedule(&w, out, oracle, 3, "conservative/oracle");
+    hsim_workload_free(&w);
+}
+
+/*
+ * Predictions that change and that a job outlives (estimate = last2; the
+ * user is the job id mod 3).  10 processors.
+ * J0 and J3 (user 0, 1 proc, request 100) run 10 and 20 s from 0: user 0's
+ *   next jobs are predicted (10 + 20) / 2 = 15 s.
+ * J6 (user 0, 6 procs, runs 50) at 30: starts, planned to end at 45.  At
+ *   45 its prediction expires: planned on its request, it ends by 130.
+ * J9 (user 0, 10 procs, runs 5) at 31: predicted 15; waits.
+ * J1 (user 1, no history: 30 s, 4 procs, runs 30) at 50.
+ * EASY with predictions (EASY++): at 50 the head J9's shadow is 130 (45
+ *   had the expiry not moved it, and J6's processors would count as free
+ *   at 50): J1 ends by it and backfills [50,80].  At 80 J6 ends, user 0's
+ *   last two are 50 and 20, J9 is predicted 35, and starts [80,85].
+ * No backfilling, FCFS: J1 waits behind J9: J9 [80,85], J1 [85,115].
+ * No backfilling, shortest prediction first: at 50 J9 (15) goes before J1
+ *   (30) and blocks it; at 80 J9's new prediction, 35, puts J1 first:
+ *   J1 [80,110], and J9 waits for its processors: [110,115].
+ */
+static void test_prediction_expiry(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    add_job(&w, 0, 0, 1, 10, 100);
+    add_job(&w, 3, 0, 1, 20, 100);
+    add_job(&w, 6, 30, 6, 50, 100);
+    add_job(&w, 9, 31, 10, 5, 100);
+    add_job(&w, 1, 50, 4, 30, 30);
+    hsim_workload_sort(&w);
+    hsim_outcome_t out[5];
+    hsim_err_t e = {{0}};
+    static const expect_t easy[] = {{0, 0, 10}, {3, 0, 20}, {6, 30, 80}, {9, 80, 85},
+                                    {1, 50, 80}};
+    static const expect_t fcfs[] = {{6, 30, 80}, {9, 80, 85}, {1, 85, 115}};
+    static const expect_t sjf[] = {{6, 30, 80}, {1, 80, 110}, {9, 110, 115}};
+    struct {
+        const char *sched, *order, *bf_order;
+        const expect_t *want;
+        size_t n;
+    } cases[] = {{"easy", "fcfs", "sjf", easy, 5},
+                 {"easy", "fcfs", NULL, easy, 5},
+                 {"none", "fcfs", NULL, fcfs, 3},
+                 {"none", "sjf", NULL, sjf, 3}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        hsim_run_config_t c = config(10, cases[k].sched, cases[k].order, cases[k].bf_order,
+                                     "last2");
+        hsim_run_stats_t st = {0};
+        int rc = hsim_engine_run(&w, &c, out, &st, &e);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc) {
+            fprintf(stderr, "\n%s/%s: %s\n", cases[k].sched, cases[k].order, e.msg);
+            continue;
+        }
+        check_schedule(&w, out, cases[k].want, cases[k].n, cases[k].sched);
+        CU_ASSERT_EQUAL(st.expiries, 1); /* J6's */
+        check_invariants(&w, out, 10, cases[k].sched);
+    }
     hsim_workload_free(&w);
 }
 
@@ -581,6 +643,24 @@ static int ref_easy_schedule(void *state, const hsim_view_t *v, const hsim_decid
     }
     return 0;
 }
+
+/* No backfilling: the jobs in queue order while they fit. */
+static int ref_none_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
+{
+    ref_t *r = state;
+    size_t n = waiting_sorted(v, r->order, r->ids);
+    for (size_t h = 0; h < n && v->jobs[r->ids[h]].procs <= hsim_view_free_now(v); h++) {
+        int rc = d->start(d->ctx, r->ids[h]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static const hsim_scheduler_t ref_none = {
+    .name = "ref-none", .create = ref_create, .destroy = ref_destroy,
+    .schedule = ref_none_schedule,
+};
 
 static const hsim_scheduler_t ref_easy = {
     .name = "ref-easy", .create = ref_create, .destroy = ref_destroy,
@@ -1005,6 +1085,18 @@ static void test_easy_oracle_against_reference(void)
     differential("easy", &ref_easy, "fcfs", NULL, "oracle", 6);
 }
 
+/* Predictions that change as users' jobs end, and expire (EASY++ and its
+   variants): the schedulers keep copies of the waiting jobs' estimates
+   that must follow; the references read them afresh at every pass, and
+   keep the running jobs in est_end order where 'none' does not. */
+static void test_last2_against_reference(void)
+{
+    differential("easy", &ref_easy, "fcfs", "sjf", "last2", 8);
+    differential("easy", &ref_easy, "fcfs", NULL, "last2", 4);
+    differential("easy", &ref_easy, "sjf", NULL, "last2", 4);
+    differential("none", &ref_none, "sjf", NULL, "last2", 4);
+}
+
 static void test_conservative_against_reference(void)
 {
     differential("conservative", &ref_cons, "fcfs", NULL, "user", 12);
@@ -1210,13 +1302,13 @@ static void test_experiment_deterministic(void)
 
 /* ---- allocation failures ---- */
 
-static void inject(const char *sched, const char *bf_order)
+static void inject(const char *sched, const char *bf_order, const char *pred)
 {
     hsim_workload_t w;
     random_workload(&w, 4242, 60, 16, 1.5);
     hsim_outcome_t good[60], out[60];
     hsim_err_t e = {{0}};
-    hsim_run_config_t c = config(16, sched, "fcfs", bf_order, "user");
+    hsim_run_config_t c = config(16, sched, "fcfs", bf_order, pred);
     CU_ASSERT_EQUAL_FATAL(hsim_engine_run(&w, &c, good, NULL, &e), 0);
     int ok = 0, enomem = 0, other = 0, leaks = 0;
     for (long n = 1; n <= 5000 && !ok; n++) {
@@ -1314,10 +1406,11 @@ static void test_enomem_threads(void)
     free(dir);
 }
 
-static void test_enomem_none(void) { inject("none", NULL); }
-static void test_enomem_easy(void) { inject("easy", NULL); }
-static void test_enomem_easy_sjbf(void) { inject("easy", "sjf"); }
-static void test_enomem_conservative(void) { inject("conservative", NULL); }
+static void test_enomem_none(void) { inject("none", NULL, "user"); }
+static void test_enomem_easy(void) { inject("easy", NULL, "user"); }
+static void test_enomem_easy_sjbf(void) { inject("easy", "sjf", "user"); }
+static void test_enomem_easy_plus_plus(void) { inject("easy", "sjf", "last2"); }
+static void test_enomem_conservative(void) { inject("conservative", NULL, "user"); }
 
 void hsim_test_register(void)
 {
@@ -1328,6 +1421,7 @@ void hsim_test_register(void)
     HSIM_TEST(h, test_same_timestamp_rule);
     HSIM_TEST(h, test_killed_at_estimate);
     HSIM_TEST(h, test_oracle_estimates);
+    HSIM_TEST(h, test_prediction_expiry);
     HSIM_TEST(h, test_job_too_wide);
     HSIM_TEST(h, test_horizon);
     HSIM_TEST(h, test_empty_workload);
@@ -1338,6 +1432,7 @@ void hsim_test_register(void)
     HSIM_TEST(d, test_easy_sjf_against_reference);
     HSIM_TEST(d, test_easy_sjbf_against_reference);
     HSIM_TEST(d, test_easy_oracle_against_reference);
+    HSIM_TEST(d, test_last2_against_reference);
     HSIM_TEST(d, test_conservative_against_reference);
     HSIM_TEST(d, test_conservative_sjf_against_reference);
     HSIM_TEST(d, test_conservative_oracle_against_reference);
@@ -1351,6 +1446,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_enomem_none);
     HSIM_TEST(m, test_enomem_easy);
     HSIM_TEST(m, test_enomem_easy_sjbf);
+    HSIM_TEST(m, test_enomem_easy_plus_plus);
     HSIM_TEST(m, test_enomem_conservative);
     HSIM_TEST(m, test_enomem_threads);
 }

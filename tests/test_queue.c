@@ -53,7 +53,7 @@ static int agrees(const hsim_queue_t *q, const ref_t *r, const char *what)
             fprintf(stderr, "\n%s: jobs %d and %d out of order\n", what, prev, j);
             return 0;
         }
-        if (q->mirror && q->slot[j] != (int32_t)i) {
+        if (q->tracks && q->slot[j] != (int32_t)i) {
             fprintf(stderr, "\n%s: job %d noted at slot %d, is at %zu\n", what, j, q->slot[j], i);
             return 0;
         }
@@ -114,9 +114,26 @@ static long random_live(const hsim_queue_t *q, const gsl_rng *g)
     }
 }
 
+/* New estimates for a few random jobs, queued or not, in view v (a
+   revision of the engine's). */
+static void revise(hsim_view_t *v, int32_t *revised, const gsl_rng *g)
+{
+    size_t n = gsl_rng_uniform(g) < 0.2 ? 1 + gsl_rng_uniform_int(g, 400)
+                                        : 1 + gsl_rng_uniform_int(g, 4);
+    for (size_t k = 0; k < n; k++) {
+        int32_t j = (int32_t)gsl_rng_uniform_int(g, MAX_JOBS);
+        jobs[j].estimate = (1 + (hsim_time_t)gsl_rng_uniform_int(g, 12)) * 100 * HSIM_SECOND;
+        revised[k] = j;
+    }
+    v->revision++;
+    v->revised = revised;
+    v->n_revised = n;
+}
+
 /*
  * steps random operations on a queue in order 'a' (and, with b, a second
- * queue in that order paired with it).  remove_head: how often removals
+ * queue in that order paired with it), among them revisions of estimates
+ * (hsim_queue_refresh(), now and then after a revision it did not see).  remove_head: how often removals
  * take the first job rather than any (SJF starts from its head, EASY
  * backfills from anywhere).
  */
@@ -137,6 +154,8 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
         hsim_queue_pair(&qa, &qb);
     static ref_t r;
     memset(&r, 0, sizeof r);
+    static int32_t revised[400];
+    hsim_view_t v = {.jobs = jobs};
     int next = 0, ok = 1;
     for (int step = 0; step < 6000 && ok; step++) {
         double u = gsl_rng_uniform(g);
@@ -154,6 +173,13 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
             r.n++;
             /* notes by slot are void unless the job went to the end */
             ok &= append || qa.layout != layout;
+        } else if (u < 0.53) {
+            revise(&v, revised, g);
+            if (gsl_rng_uniform(g) < 0.1)
+                revise(&v, revised, g); /* the queues miss the first */
+            CU_ASSERT_EQUAL_FATAL(hsim_queue_refresh(&qa, &v), 0);
+            if (b)
+                CU_ASSERT_EQUAL_FATAL(hsim_queue_refresh(&qb, &v), 0);
         } else if (u < 0.95) {
             hsim_queue_t *q = b && gsl_rng_uniform(g) < 0.5 ? &qb : &qa;
             long i = gsl_rng_uniform(g) < remove_head && hsim_queue_size(q) ? (long)q->first

@@ -6,8 +6,9 @@
 # processors) and RICC-2010 (447,794 jobs, 8,192 processors) under the given
 # backfilling disciplines (default: none easy conservative), then RICC at
 # 10%, 50% and 100% of its jobs to show how the cost grows, then RICC under
-# shortest-first orders (sjf; EASY-SJBF; conservative with sjf, with user
-# and with oracle estimates).  BENCH_RUNS=N runs each case N times and
+# shortest-first orders (sjf; EASY-SJBF; EASY++, which is EASY-SJBF with
+# the last2 predictions; conservative with sjf, with user and with oracle
+# estimates).  BENCH_RUNS=N runs each case N times and
 # prints the least wall time (and the most memory) of them: on a shared
 # machine other work only ever adds to a run's time (default 1).
 # Usage: tests/bench/bench.sh [none easy conservative]   (after scripts/setup.sh)
@@ -62,6 +63,8 @@ for bf in $policies; do
 done
 run ricc-sjf "$ricc" 8192 0 none "queue = sjf"
 run ricc-sjbf "$ricc" 8192 0 easy "backfill_order = sjf"
+run ricc-easy-pp "$ricc" 8192 0 easy "backfill_order = sjf
+estimate = last2"
 run ricc-sjf "$ricc" 8192 0 conservative "queue = sjf"
 run ricc-sjf-oracle "$ricc" 8192 0 conservative "queue = sjf
 estimate = oracle"
