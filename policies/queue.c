@@ -327,6 +327,8 @@ static void merge_sort(int32_t *a, int32_t *tmp, size_t n, const hsim_vjob_t *jo
     size_t h = n / 2;
     merge_sort(a, tmp, h, jobs, o, now);
     merge_sort(a + h, tmp, n - h, jobs, o, now);
+    if (o->compare(jobs, a[h - 1], a[h], now) < 0)
+        return; /* in order already: a sorted input takes n - 1 comparisons */
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n)
         tmp[k++] = o->compare(jobs, a[j], a[i], now) < 0 ? a[j++] : a[i++];

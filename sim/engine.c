@@ -84,6 +84,7 @@ typedef struct run {
        whose estimate the last revision changed. */
     int32_t *user_of;          /* each job's user number */
     int32_t *user_first;       /* each user's first waiting job, or -1 */
+    int32_t *user_last;        /* and last (in submission order) */
     int32_t *wnext, *wprev;    /* the next and previous in its user's list */
     int32_t *revised;          /* the view's revised[] */
     int32_t *deferred;         /* reserved starts that could not be placed,
@@ -223,6 +224,8 @@ static void remove_waiting(run_t *r, int32_t job)
             r->user_first[r->user_of[job]] = next;
         if (next >= 0)
             r->wprev[next] = prev;
+        else
+            r->user_last[r->user_of[job]] = prev;
     }
 }
 
@@ -570,13 +573,16 @@ static int submit_job(run_t *r, int32_t job)
     if (r->n_waiting - r->waiting_holes > r->stats.max_waiting)
         r->stats.max_waiting = r->n_waiting - r->waiting_holes;
     r->state[job] = JOB_WAITING;
-    if (r->user_of) { /* first in its user's list */
-        int32_t *first = &r->user_first[r->user_of[job]];
-        r->wprev[job] = -1;
-        r->wnext[job] = *first;
-        if (*first >= 0)
-            r->wprev[*first] = job;
-        *first = job;
+    if (r->user_of) { /* last in its user's list, which stays in
+                         submission order (the order revised[] lists) */
+        int32_t u = r->user_of[job], last = r->user_last[u];
+        r->wprev[job] = last;
+        r->wnext[job] = -1;
+        if (last >= 0)
+            r->wnext[last] = job;
+        else
+            r->user_first[u] = job;
+        r->user_last[u] = job;
     }
     refresh_view(r);
     const hsim_scheduler_t *s = r->cfg->scheduler;
@@ -633,10 +639,12 @@ static int setup_users(run_t *r)
     user_job_t *key = hsim_malloc(m * sizeof *key);
     r->user_of = hsim_malloc(m * sizeof *r->user_of);
     r->user_first = hsim_malloc(m * sizeof *r->user_first);
+    r->user_last = hsim_malloc(m * sizeof *r->user_last);
     r->wnext = hsim_malloc(m * sizeof *r->wnext);
     r->wprev = hsim_malloc(m * sizeof *r->wprev);
     r->revised = hsim_malloc(m * sizeof *r->revised);
-    if (!key || !r->user_of || !r->user_first || !r->wnext || !r->wprev || !r->revised) {
+    if (!key || !r->user_of || !r->user_first || !r->user_last || !r->wnext || !r->wprev ||
+        !r->revised) {
         hsim_free(key);
         return HSIM_ENOMEM;
     }
@@ -648,7 +656,7 @@ static int setup_users(run_t *r)
         if (k > 0 && key[k].user != key[k - 1].user)
             users++;
         r->user_of[key[k].job] = users;
-        r->user_first[users] = -1;
+        r->user_first[users] = r->user_last[users] = -1;
     }
     hsim_free(key);
     return 0;
@@ -730,6 +738,7 @@ static void teardown(run_t *r)
     hsim_free(r->full_end);
     hsim_free(r->user_of);
     hsim_free(r->user_first);
+    hsim_free(r->user_last);
     hsim_free(r->wnext);
     hsim_free(r->wprev);
     hsim_free(r->revised);
