@@ -148,12 +148,13 @@ static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
     easy_t *s = state;
     hsim_queue_t *q = &s->queue;
     int32_t free_now;
-    int rc = 0;
+    int rc;
     if (s->bf_order) { /* at every pass, so that it sees every revision */
         hsim_queue_tidy(&s->bf);
-        rc = hsim_queue_refresh(&s->bf, v);
+        if ((rc = hsim_queue_refresh(&s->bf, v)))
+            return rc;
     }
-    if (rc || (rc = hsim_queue_start_head(q, v, d, &free_now)))
+    if ((rc = hsim_queue_start_head(q, v, d, &free_now)))
         return rc;
     if (hsim_queue_size(q) < 2 || free_now == 0)
         return 0;

@@ -182,6 +182,16 @@ static size_t running_slot(run_t *r, hsim_time_t est_end, int64_t seq, size_t *l
     }
 }
 
+/* Room in running[] for one more entry.  0 or HSIM_ENOMEM. */
+static int running_room(run_t *r)
+{
+    if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
+        hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
+                  sizeof *r->running_seq))
+        return HSIM_ENOMEM;
+    return 0;
+}
+
 /* running_slot(), keeping the view's first entry. */
 static size_t running_slot_in_view(run_t *r, hsim_time_t est_end, int64_t seq)
 {
@@ -373,9 +383,7 @@ static int start_job(run_t *r, int32_t job)
                              (long long)(r->now / HSIM_SECOND));
     }
     remove_waiting(r, job);
-    if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
-        hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
-                  sizeof *r->running_seq))
+    if (running_room(r))
         return HSIM_ENOMEM;
     int64_t seq = r->starts++;
     hsim_time_t est_end = r->now + scaled(r->vjobs[job].estimate, speed);
@@ -442,8 +450,11 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
     return 0;
 }
 
-static hsim_time_t clamp_estimate(hsim_time_t p, const hsim_job_t *j)
+/* The predictor's estimate for a job now, within [1 s, requested time]. */
+static hsim_time_t predict(run_t *r, int32_t job)
 {
+    const hsim_job_t *j = &r->w->jobs[job];
+    hsim_time_t p = r->cfg->predictor->predict(r->pred_state, j, r->now);
     if (p > j->estimate)
         p = j->estimate;
     if (p < HSIM_SECOND && j->estimate >= HSIM_SECOND)
@@ -453,17 +464,20 @@ static hsim_time_t clamp_estimate(hsim_time_t p, const hsim_job_t *j)
     return p;
 }
 
-/* Takes a running job out of the ordered running[], leaving a hole. */
-static void running_hole(run_t *r, int32_t job)
+/* Takes a running job out of the ordered running[], leaving a hole;
+   returns its entry as it was. */
+static hsim_running_t running_hole(run_t *r, int32_t job)
 {
     size_t at = running_lower_bound(r, r->est_end[job], r->start_seq[job]);
     HSIM_ASSERT(at < r->n_running && r->running[at].job == job);
+    hsim_running_t entry = r->running[at];
     r->running[at].job = -1; /* a hole: it keeps its key */
     r->running[at].procs = 0;
     while (r->running_first < r->n_running && r->running[r->running_first].job < 0)
         r->running_first++; /* the view starts at the first job */
     if (++r->running_holes > 32 && 2 * r->running_holes > r->n_running)
         running_compact(r);
+    return entry;
 }
 
 /* A running job reached its prediction without ending: it is planned on
@@ -475,13 +489,9 @@ static int expire_job(run_t *r, int32_t job)
     hsim_time_t est_end = r->full_end[job];
     r->vjobs[job].estimate = r->w->jobs[job].estimate;
     if (r->ordered) {
-        if (hsim_grow(&r->running, &r->cap_running, r->n_running + 1, sizeof *r->running) ||
-            hsim_grow(&r->running_seq, &r->cap_running_seq, r->n_running + 1,
-                      sizeof *r->running_seq))
+        if (running_room(r))
             return HSIM_ENOMEM;
-        hsim_running_t entry = r->running[running_lower_bound(r, r->est_end[job],
-                                                              r->start_seq[job])];
-        running_hole(r, job);
+        hsim_running_t entry = running_hole(r, job);
         entry.est_end = est_end;
         size_t at = running_slot_in_view(r, est_end, r->start_seq[job]);
         r->running[at] = entry;
@@ -504,8 +514,7 @@ static void revise_user(run_t *r, int32_t ended)
 {
     size_t n = 0;
     for (int32_t job = r->user_first[r->user_of[ended]]; job >= 0; job = r->wnext[job]) {
-        const hsim_job_t *j = &r->w->jobs[job];
-        hsim_time_t p = clamp_estimate(r->cfg->predictor->predict(r->pred_state, j, r->now), j);
+        hsim_time_t p = predict(r, job);
         if (p != r->vjobs[job].estimate) {
             r->vjobs[job].estimate = p;
             r->revised[n++] = job;
@@ -524,7 +533,7 @@ static int finish_job(run_t *r, int32_t job)
     hsim_time_t start = r->out[job].start;
     hsim_time_t est_end = r->est_end[job];
     if (r->ordered) {
-        running_hole(r, job);
+        (void)running_hole(r, job);
     } else { /* the last entry fills the hole */
         size_t at = r->rpos[job], last = r->n_running - 1;
         HSIM_ASSERT(r->running[at].job == job);
@@ -561,9 +570,7 @@ static int finish_job(run_t *r, int32_t job)
 
 static int submit_job(run_t *r, int32_t job)
 {
-    const hsim_job_t *j = &r->w->jobs[job];
-    hsim_vjob_t *vj = &r->vjobs[job];
-    vj->estimate = clamp_estimate(r->cfg->predictor->predict(r->pred_state, j, r->now), j);
+    r->vjobs[job].estimate = predict(r, job);
     if (r->waiting_holes > r->n_waiting / 2)
         compact_waiting(r);
     if (hsim_grow(&r->waiting, &r->cap_waiting, r->n_waiting + 1, sizeof *r->waiting))
