@@ -113,6 +113,7 @@ static void summary_header(const experiment_t *x)
         for (size_t k = 0; k < x->cluster.n_models; k++)
             fprintf(x->summary, ",util_gpus_%s", x->cluster.models[k]);
     }
+    fputs(",expiries", x->summary); /* last: the cluster columns vary */
     fputc('\n', x->summary);
 }
 
@@ -271,7 +272,7 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         x->fig[HSIM_MAX_POLICIES + x->n_done] = s->bsld.avg;
         x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
         x->n_done++;
-        fputc('\n', x->summary);
+        fprintf(x->summary, ",%llu\n", (unsigned long long)r->st.expiries);
         write_classes(x, pc->name, r->out);
     }
     return rc;

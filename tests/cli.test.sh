@@ -79,6 +79,9 @@ res=$work/out/small
 check "summary.csv written" test -f "$res/summary.csv"
 check "rejected.csv written" test -f "$res/rejected.csv"
 check "summary.csv header" grep -q "^policy,jobs,avg_wait,avg_turnaround,avg_bsld,max_wait,utilization,makespan,throughput" "$res/summary.csv"
+check "summary.csv ends with killed,rejected,expiries" grep -q ",fairness,killed,rejected,expiries$" "$res/summary.csv"
+check "summary.csv: no prediction expires with requested times" \
+  awk -F, 'NR > 1 && $NF != 0 { bad = 1 } END { exit bad }' "$res/summary.csv"
 check "summary.csv has one row per policy, in file order" \
   test "$(tail -n +2 "$res/summary.csv" | cut -d, -f1 | tr '\n' ' ')" = "fcfs easy cons "
 check "rejected.csv header" grep -q "^job_id,line,reason" "$res/rejected.csv"

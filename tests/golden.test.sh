@@ -73,4 +73,16 @@ for run in "${runs[@]}"; do
     fi
   done
 done
+
+# EASY++ plans on predictions that jobs outlive: summary.csv counts the
+# expiries, and no other policy of the experiment has any
+summary=$work/results/easy-plus-plus/summary.csv
+expiries=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "expiries") k = i; next }
+                   k { printf "%s=%s ", $1, $k }' "$summary" 2>/dev/null)
+if [[ $expiries =~ ^easy=0\ easy-sjbf=0\ easy-plus-plus=[1-9][0-9]*\ easy-perfect=0\ $ ]]; then
+  echo "ok   easy-plus-plus expiries: $expiries"
+else
+  echo "FAIL easy-plus-plus expiries: '$expiries' in $summary"
+  status=1
+fi
 exit $status

@@ -54,7 +54,7 @@ check "gavel: exits 0" test $rc -eq 0
 g=out/gavel-heterogeneity
 policies=(fcfs-first-fit fcfs-best-fit fcfs-round-robin fcfs-hetero)
 check "gavel: summary.csv has the cluster columns" \
-  grep -qE '^policy,.*,load_imbalance,util_cores,util_memory,util_fpgas,util_gpus_k80,util_gpus_p100,util_gpus_v100$' \
+  grep -qE '^policy,.*,load_imbalance,util_cores,util_memory,util_fpgas,util_gpus_k80,util_gpus_p100,util_gpus_v100,expiries$' \
   "$g/summary.csv"
 check "gavel: summary.csv has 4 policies" test "$(rows "$g/summary.csv")" -eq 4
 check "gavel: summary.csv names them in file order" \
