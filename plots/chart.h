@@ -21,8 +21,9 @@ typedef struct hsim_chart_panel {
 /*
  * Draws n_panels panels of n_bars bars each, labelled by labels[0..n_bars),
  * under title, into path (.png, .svg or .pdf).  Returns 0, HSIM_EINPUT for
- * another extension or nothing to draw, or HSIM_EIO when cairo cannot write
- * the file (e says which and why).  O(panels x bars).
+ * another extension or nothing to draw, HSIM_EIO when the file cannot be
+ * written, or HSIM_ENOMEM (e says which and why).  O(panels x bars), and
+ * for a PNG O(pixels).
  */
 int hsim_chart_bars(const char *path, const char *title, const char *const *labels,
                     size_t n_bars, const hsim_chart_panel_t *panels, size_t n_panels,

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config zlib1g-dev libgsl-dev libcsv-dev
-          libcairo2-dev libhwloc-dev libcunit1-dev libinih-dev)
+          libcairo2-dev libpng-dev libhwloc-dev libcunit1-dev libinih-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,180 @@
+/*
+ * test_common.c - the allocation wrapper's large blocks: mapped apart on a
+ * 2 MiB boundary (but under AddressSanitizer), zeroed by hsim_calloc(),
+ * their bytes kept when they grow from a small block, from a large one or
+ * through hsim_grow(), left whole by a failed hsim_realloc(), and given
+ * back by hsim_free() whichever way they were made.
+ */
+#include "harness.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define MIB ((size_t)1 << 20)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+#ifndef ASAN
+#define ASAN 0
+#endif
+
+/* Byte i of a block filled by fill(). */
+static unsigned char pattern(size_t i, unsigned seed)
+{
+    return (unsigned char)((i * 2654435761u) >> 13 ^ seed);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = pattern(i, seed);
+}
+
+/* 1 when the first n bytes of p are fill(p, n, seed)'s. */
+static int filled(const unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != pattern(i, seed))
+            return 0;
+    return 1;
+}
+
+static int on_huge_boundary(const void *p) { return ((uintptr_t)p & (2 * MIB - 1)) == 0; }
+
+static void test_large_is_mapped(void)
+{
+    unsigned char *p = hsim_malloc(3 * MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    if (!ASAN)
+        CU_ASSERT_TRUE(on_huge_boundary(p));
+    fill(p, 3 * MIB, 1);
+    /* shrinking, then growing within its 4 MiB mapping, keeps its bytes
+       and, mapped, its place */
+    unsigned char *q = hsim_realloc(p, 2 * MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_TRUE(filled(q, 2 * MIB, 1));
+    unsigned char *r = hsim_realloc(q, 4 * MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    if (!ASAN)
+        CU_ASSERT_TRUE(p == q && q == r);
+    CU_ASSERT_TRUE(filled(r, 2 * MIB, 1));
+    hsim_free(r);
+}
+
+static void test_calloc_zeroed(void)
+{
+    unsigned char *p = hsim_malloc(5 * MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    memset(p, 0xab, 5 * MIB);
+    hsim_free(p);
+    size_t n = 5 * MIB / sizeof(int64_t);
+    int64_t *z = hsim_calloc(n, sizeof *z);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+    int zero = 1;
+    for (size_t i = 0; i < n; i++)
+        zero &= z[i] == 0;
+    CU_ASSERT_TRUE(zero);
+    hsim_free(z);
+    /* a count times size that overflows is refused, not wrapped */
+    CU_ASSERT_PTR_NULL(hsim_calloc(SIZE_MAX / 8 + 2, 8));
+}
+
+static void test_small_grows_large(void)
+{
+    unsigned char *p = hsim_malloc(1000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    fill(p, 1000, 2);
+    unsigned char *q = hsim_realloc(p, 6 * MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    if (!ASAN)
+        CU_ASSERT_TRUE(on_huge_boundary(q));
+    CU_ASSERT_TRUE(filled(q, 1000, 2));
+    fill(q, 6 * MIB, 3);
+    unsigned char *r = hsim_realloc(q, 9 * MIB); /* large to larger */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_TRUE(filled(r, 6 * MIB, 3));
+    fill(r, 9 * MIB, 4);
+    hsim_free(r);
+}
+
+/* hsim_grow() doubling an array of records across the threshold, as the
+   trace reader does: every record written stays. */
+static void test_grow_keeps_records(void)
+{
+    typedef struct rec {
+        int64_t a, b;
+        int32_t c;
+    } rec_t;
+    rec_t *v = NULL;
+    size_t cap = 0, n = 300000; /* 7 MiB */
+    for (size_t i = 0; i < n; i++) {
+        if (hsim_grow(&v, &cap, i + 1, sizeof *v)) {
+            CU_FAIL("hsim_grow() failed");
+            hsim_free(v);
+            return;
+        }
+        v[i] = (rec_t){(int64_t)i, -(int64_t)i, (int32_t)(i % 977)};
+    }
+    int ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= v[i].a == (int64_t)i && v[i].b == -(int64_t)i && v[i].c == (int32_t)(i % 977);
+    CU_ASSERT_TRUE(ok);
+    hsim_free(v);
+}
+
+static void test_failed_realloc_keeps_block(void)
+{
+    unsigned char *p = hsim_malloc(2 * MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    fill(p, 2 * MIB, 5);
+    hsim_alloc_fail_after(1);
+    CU_ASSERT_PTR_NULL(hsim_realloc(p, 8 * MIB));
+    hsim_alloc_fail_after(0);
+    CU_ASSERT_TRUE(filled(p, 2 * MIB, 5));
+    hsim_alloc_fail_after(1);
+    CU_ASSERT_PTR_NULL(hsim_malloc(4 * MIB));
+    hsim_alloc_fail_after(1);
+    CU_ASSERT_PTR_NULL(hsim_calloc(4, MIB));
+    hsim_alloc_fail_after(0);
+    hsim_free(p);
+}
+
+/* More large blocks than the list holds: the rest are malloc's, and every
+   one is given back (the harness counts them; ASan would see a bad free). */
+static void test_many_large(void)
+{
+    enum { N = 300 };
+    unsigned char *p[N];
+    for (size_t i = 0; i < N; i++) {
+        p[i] = hsim_malloc(MIB + i);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p[i]);
+        if (i % 16 == 0) { /* a few, as each touch may take a 2 MiB page */
+            p[i][0] = (unsigned char)i;
+            p[i][MIB + i - 1] = (unsigned char)~i;
+        }
+    }
+    int ok = 1;
+    for (size_t i = 0; i < N; i += 16)
+        ok &= p[i][0] == (unsigned char)i && p[i][MIB + i - 1] == (unsigned char)~i;
+    CU_ASSERT_TRUE(ok);
+    for (size_t i = 0; i < N; i += 2) /* every other one, then the rest */
+        hsim_free(p[i]);
+    for (size_t i = 1; i < N; i += 2)
+        hsim_free(p[i]);
+}
+
+void hsim_test_register(void)
+{
+    CU_pSuite s = hsim_test_suite("large-blocks");
+    HSIM_TEST(s, test_large_is_mapped);
+    HSIM_TEST(s, test_calloc_zeroed);
+    HSIM_TEST(s, test_small_grows_large);
+    HSIM_TEST(s, test_grow_keeps_records);
+    HSIM_TEST(s, test_failed_realloc_keeps_block);
+    HSIM_TEST(s, test_many_large);
+}
