@@ -103,6 +103,10 @@ int hsim_swf_clean(const hsim_swf_trace_t *t, hsim_clean_preset_t preset,
                    int32_t machine_procs, hsim_workload_t *w)
 {
     w->header = t->header;
+    /* room for every record at once: growing by doubling would write the
+       jobs twice over */
+    if (hsim_grow(&w->jobs, &w->cap_jobs, t->n_records, sizeof *w->jobs))
+        return HSIM_ENOMEM;
     for (size_t i = 0; i < t->n_records; i++) {
         const hsim_swf_record_t *r = &t->records[i];
         hsim_job_t j;
