@@ -36,17 +36,6 @@ static atomic_long live_blocks;    /* allocations not yet freed */
 static atomic_long fail_countdown; /* <= 0 = off; else the allocation that
                                       fails, counted from here */
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LARGE_BLOCKS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LARGE_BLOCKS 0
-#endif
-#endif
-#ifndef LARGE_BLOCKS
-#define LARGE_BLOCKS 1
-#endif
-
 #define HUGE_PAGE ((size_t)2 << 20)   /* bytes; the x86-64 THP size */
 #define LARGE_BLOCK ((size_t)1 << 20) /* bytes: blocks this large are mapped */
 #define MAX_LARGE 256                 /* large blocks live at once; more are
@@ -66,7 +55,7 @@ static size_t n_large;
    kernel does at each first touch. */
 static void *map_large(size_t size)
 {
-    if (!LARGE_BLOCKS || size < LARGE_BLOCK || size > SIZE_MAX / 2)
+    if (!HSIM_LARGE_BLOCKS || size < LARGE_BLOCK || size > SIZE_MAX / 2)
         return NULL;
     size_t len = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
@@ -97,7 +86,7 @@ static void *map_large(size_t size)
    rare ones on a 2 MiB boundary; else O(large blocks). */
 static size_t large_len(const void *p, int take)
 {
-    if (!LARGE_BLOCKS || ((uintptr_t)p & (HUGE_PAGE - 1)))
+    if (!HSIM_LARGE_BLOCKS || ((uintptr_t)p & (HUGE_PAGE - 1)))
         return 0;
     size_t len = 0;
     pthread_mutex_lock(&large_lock);

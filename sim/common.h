@@ -49,8 +49,21 @@ void hsim_assert_fail(const char *what, const char *file, int line);
 /*
  * Every allocation goes through these, so tests can count live blocks and
  * inject failures.  hsim_malloc(0) returns a valid unique pointer.  The caller
- * owns what they return and gives it back with hsim_free().
+ * owns what they return and gives it back with hsim_free().  Blocks of 1 MiB
+ * or more are mapped apart, 2 MiB-aligned, in transparent huge pages, but
+ * when HSIM_LARGE_BLOCKS is 0 (under AddressSanitizer, which checks only
+ * malloc's blocks): see common.c.
  */
+#if defined(__SANITIZE_ADDRESS__)
+#define HSIM_LARGE_BLOCKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HSIM_LARGE_BLOCKS 0
+#endif
+#endif
+#ifndef HSIM_LARGE_BLOCKS
+#define HSIM_LARGE_BLOCKS 1
+#endif
 void *hsim_malloc(size_t size);
 void *hsim_calloc(size_t count, size_t size);
 void *hsim_realloc(void *ptr, size_t size);

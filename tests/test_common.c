@@ -1,9 +1,10 @@
 /*
  * test_common.c - the allocation wrapper's large blocks: mapped apart on a
- * 2 MiB boundary (but under AddressSanitizer), zeroed by hsim_calloc(),
- * their bytes kept when they grow from a small block, from a large one or
- * through hsim_grow(), left whole by a failed hsim_realloc(), and given
- * back by hsim_free() whichever way they were made.
+ * 2 MiB boundary (when HSIM_LARGE_BLOCKS, so not under AddressSanitizer),
+ * zeroed by hsim_calloc(), their bytes kept when they grow from a small
+ * block, from a large one or through hsim_grow(), left whole by a failed
+ * hsim_realloc(), and given back by hsim_free() whichever way they were
+ * made.
  */
 #include "harness.h"
 
@@ -11,17 +12,6 @@
 #include <string.h>
 
 #define MIB ((size_t)1 << 20)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ASAN 1
-#endif
-#endif
-#ifndef ASAN
-#define ASAN 0
-#endif
 
 /* Byte i of a block filled by fill(). */
 static unsigned char pattern(size_t i, unsigned seed)
@@ -50,7 +40,7 @@ static void test_large_is_mapped(void)
 {
     unsigned char *p = hsim_malloc(3 * MIB);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    if (!ASAN)
+    if (HSIM_LARGE_BLOCKS)
         CU_ASSERT_TRUE(on_huge_boundary(p));
     fill(p, 3 * MIB, 1);
     /* shrinking, then growing within its 4 MiB mapping, keeps its bytes
@@ -60,7 +50,7 @@ static void test_large_is_mapped(void)
     CU_ASSERT_TRUE(filled(q, 2 * MIB, 1));
     unsigned char *r = hsim_realloc(q, 4 * MIB);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    if (!ASAN)
+    if (HSIM_LARGE_BLOCKS)
         CU_ASSERT_TRUE(p == q && q == r);
     CU_ASSERT_TRUE(filled(r, 2 * MIB, 1));
     hsim_free(r);
@@ -91,7 +81,7 @@ static void test_small_grows_large(void)
     fill(p, 1000, 2);
     unsigned char *q = hsim_realloc(p, 6 * MIB);
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
-    if (!ASAN)
+    if (HSIM_LARGE_BLOCKS)
         CU_ASSERT_TRUE(on_huge_boundary(q));
     CU_ASSERT_TRUE(filled(q, 1000, 2));
     fill(q, 6 * MIB, 3);
