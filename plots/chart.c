@@ -157,6 +157,8 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
         st = cairo_surface_status(sf);
     cairo_surface_destroy(sf);
     hsim_free(pixels);
+    if (st == CAIRO_STATUS_NO_MEMORY)
+        return hsim_errf(e, HSIM_ENOMEM, "%s: no memory for the image", path);
     if (st != CAIRO_STATUS_SUCCESS)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, cairo_status_to_string(st));
     return 0;

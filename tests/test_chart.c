@@ -119,6 +119,27 @@ static void test_errors(void)
     free(dir);
 }
 
+/* Every allocation of a PNG's drawing may fail: the chart then reports
+   HSIM_ENOMEM, and a later one succeeds.  The first two failures are
+   hsim's own (the pixels, then write_png()'s row buffer). */
+static void test_png_out_of_memory(void)
+{
+    char *dir = hsim_test_tmpdir("chart");
+    char path[600];
+    snprintf(path, sizeof path, "%s/m.png", dir);
+    for (long n = 1; n <= 2; n++) {
+        hsim_chart_panel_t p = {"x", waits};
+        hsim_err_t e = {{0}};
+        hsim_alloc_fail_after(n);
+        int rc = hsim_chart_bars(path, "t", labels, 3, &p, 1, &e);
+        hsim_alloc_fail_after(0);
+        CU_ASSERT_EQUAL(rc, HSIM_ENOMEM);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "m.png: no memory"));
+    }
+    CU_ASSERT_EQUAL(draw(path, 1), 0);
+    free(dir);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("chart");
@@ -126,4 +147,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_png_is_byte_identical);
     HSIM_TEST(s, test_svg_and_pdf);
     HSIM_TEST(s, test_errors);
+    HSIM_TEST(s, test_png_out_of_memory);
 }
