@@ -83,16 +83,27 @@ static void panel(cairo_t *cr, double x0, const hsim_chart_panel_t *p, const cha
     }
 }
 
-/* Writes the RGB24 image sf to path as an 8-bit RGB PNG. */
-static cairo_status_t write_png(cairo_surface_t *sf, const char *path)
+static int no_memory(const char *path, hsim_err_t *e)
 {
-    cairo_surface_flush(sf);
-    int w = cairo_image_surface_get_width(sf), h = cairo_image_surface_get_height(sf);
-    int stride = cairo_image_surface_get_stride(sf);
-    const unsigned char *px = cairo_image_surface_get_data(sf);
+    return hsim_errf(e, HSIM_ENOMEM, "%s: no memory for the image", path);
+}
+
+/* The error for cairo's status st, not CAIRO_STATUS_SUCCESS. */
+static int cairo_failed(cairo_status_t st, const char *path, hsim_err_t *e)
+{
+    if (st == CAIRO_STATUS_NO_MEMORY)
+        return no_memory(path, e);
+    return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, cairo_status_to_string(st));
+}
+
+/* Writes w x h pixels of RGB24 (rows stride bytes apart) to path as an
+   8-bit RGB PNG.  0, HSIM_ENOMEM or HSIM_EIO with libpng's reason. */
+static int write_png(const unsigned char *px, int w, int h, int stride, const char *path,
+                     hsim_err_t *e)
+{
     unsigned char *rgb = hsim_malloc((size_t)w * (size_t)h * 3);
     if (!rgb)
-        return CAIRO_STATUS_NO_MEMORY;
+        return no_memory(path, e);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             uint32_t p; /* xRGB in a native-endian word */
@@ -105,10 +116,12 @@ static cairo_status_t write_png(cairo_surface_t *sf, const char *path)
     png_image im = {.version = PNG_IMAGE_VERSION, .width = (png_uint_32)w,
                     .height = (png_uint_32)h, .format = PNG_FORMAT_RGB,
                     .flags = PNG_IMAGE_FLAG_FAST};
-    int ok = png_image_write_to_file(&im, path, 0, rgb, 0, NULL);
+    int rc = 0;
+    if (!png_image_write_to_file(&im, path, 0, rgb, 0, NULL))
+        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, im.message);
     png_image_free(&im);
     hsim_free(rgb);
-    return ok ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+    return rc;
 }
 
 int hsim_chart_bars(const char *path, const char *title, const char *const *labels,
@@ -119,13 +132,14 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
         return hsim_errf(e, HSIM_EINPUT, "%s: nothing to draw", path);
     double w = (double)n_panels * PANEL_W, h = TOP + PANEL_H + BOTTOM;
     cairo_surface_t *sf;
-    unsigned char *pixels = NULL; /* the PNG's, owned here */
+    unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
+    int stride = 0;               /* cairo, then written by write_png() */
     int png = has_suffix(path, ".png");
     if (png) {
-        int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, (int)w);
+        stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, (int)w);
         pixels = hsim_malloc((size_t)stride * (size_t)h);
         if (!pixels)
-            return hsim_errf(e, HSIM_ENOMEM, "%s: no memory for the image", path);
+            return no_memory(path, e);
         sf = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, (int)w, (int)h,
                                                  stride);
     } else if (has_suffix(path, ".svg"))
@@ -134,11 +148,11 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
         sf = cairo_pdf_surface_create(path, w, h);
     else
         return hsim_errf(e, HSIM_EINPUT, "%s: expected a .png, .svg or .pdf file", path);
-    if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
-        cairo_status_t st = cairo_surface_status(sf);
+    cairo_status_t st = cairo_surface_status(sf);
+    if (st != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(sf);
         hsim_free(pixels);
-        return hsim_errf(e, HSIM_EIO, "%s: cannot draw: %s", path, cairo_status_to_string(st));
+        return cairo_failed(st, path, e);
     }
     cairo_t *cr = cairo_create(sf);
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -148,18 +162,17 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
     text_at(cr, w / 2, 20, title, 15, 1);
     for (size_t k = 0; k < n_panels; k++)
         panel(cr, (double)k * PANEL_W, &panels[k], labels, n_bars);
-    cairo_status_t st = cairo_status(cr);
+    st = cairo_status(cr);
     cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && png)
-        st = write_png(sf, path);
     cairo_surface_finish(sf);
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(sf);
     cairo_surface_destroy(sf);
-    hsim_free(pixels);
-    if (st == CAIRO_STATUS_NO_MEMORY)
-        return hsim_errf(e, HSIM_ENOMEM, "%s: no memory for the image", path);
+    int rc = 0;
     if (st != CAIRO_STATUS_SUCCESS)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, cairo_status_to_string(st));
-    return 0;
+        rc = cairo_failed(st, path, e);
+    else if (png)
+        rc = write_png(pixels, (int)w, (int)h, stride, path, e);
+    hsim_free(pixels);
+    return rc;
 }
