@@ -28,12 +28,6 @@ static const double palette[][3] = {
     {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29}, {0.89, 0.47, 0.76}, {0.50, 0.50, 0.50},
 };
 
-static int has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
 static void text_at(cairo_t *cr, double x, double y, const char *s, double size, int center)
 {
     cairo_set_font_size(cr, size);
@@ -134,7 +128,7 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
     cairo_surface_t *sf;
     unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
     int stride = 0;               /* cairo, then written by write_png() */
-    int png = has_suffix(path, ".png");
+    int png = hsim_ends_with(path, ".png");
     if (png) {
         stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, (int)w);
         pixels = hsim_malloc((size_t)stride * (size_t)h);
@@ -142,9 +136,9 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
             return no_memory(path, e);
         sf = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, (int)w, (int)h,
                                                  stride);
-    } else if (has_suffix(path, ".svg"))
+    } else if (hsim_ends_with(path, ".svg"))
         sf = cairo_svg_surface_create(path, w, h);
-    else if (has_suffix(path, ".pdf"))
+    else if (hsim_ends_with(path, ".pdf"))
         sf = cairo_pdf_surface_create(path, w, h);
     else
         return hsim_errf(e, HSIM_EINPUT, "%s: expected a .png, .svg or .pdf file", path);

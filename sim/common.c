@@ -310,3 +310,9 @@ size_t hsim_strlcpy(char *dst, const char *src, size_t size)
     }
     return n;
 }
+
+int hsim_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}

@@ -120,4 +120,7 @@ int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
    so a result >= size means it was cut. */
 size_t hsim_strlcpy(char *dst, const char *src, size_t size);
 
+/* 1 when s ends with suffix (a file's extension, say), else 0. */
+int hsim_ends_with(const char *s, const char *suffix);
+
 #endif

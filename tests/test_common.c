@@ -4,7 +4,7 @@
  * zeroed by hsim_calloc(), their bytes kept when they grow from a small
  * block, from a large one or through hsim_grow(), left whole by a failed
  * hsim_realloc(), and given back by hsim_free() whichever way they were
- * made.
+ * made; and hsim_ends_with().
  */
 #include "harness.h"
 
@@ -158,6 +158,16 @@ static void test_many_large(void)
         hsim_free(p[i]);
 }
 
+static void test_ends_with(void)
+{
+    CU_ASSERT_TRUE(hsim_ends_with("out/summary.png", ".png"));
+    CU_ASSERT_TRUE(hsim_ends_with(".gz", ".gz"));      /* the whole string */
+    CU_ASSERT_TRUE(hsim_ends_with("a", ""));           /* every string */
+    CU_ASSERT_FALSE(hsim_ends_with("gz", ".gz"));      /* shorter */
+    CU_ASSERT_FALSE(hsim_ends_with("a.gz.swf", ".gz")); /* not at the end */
+    CU_ASSERT_FALSE(hsim_ends_with("a.PNG", ".png"));  /* case counts */
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("large-blocks");
@@ -167,4 +177,6 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_grow_keeps_records);
     HSIM_TEST(s, test_failed_realloc_keeps_block);
     HSIM_TEST(s, test_many_large);
+    CU_pSuite t = hsim_test_suite("strings");
+    HSIM_TEST(t, test_ends_with);
 }

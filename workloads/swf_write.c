@@ -24,17 +24,11 @@ typedef struct sink {
     int failed;           /* 1 once a write failed */
 } sink_t;
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
 static int sink_open(sink_t *s, const char *path, hsim_err_t *e)
 {
     memset(s, 0, sizeof *s);
     errno = 0;
-    if (ends_with(path, ".gz")) {
+    if (hsim_ends_with(path, ".gz")) {
         s->gz = gzopen(path, "wb6");
         if (s->gz)
             gzbuffer(s->gz, 1 << 17);
