@@ -101,7 +101,7 @@ static size_t large_len(const void *p, int take)
     return len;
 }
 
-void hsim_assert_fail(const char *what, const char *file, int line)
+_Noreturn void hsim_assert_fail(const char *what, const char *file, int line)
 {
     fprintf(stderr, "hsim: internal error at %s:%d: assertion '%s' failed\n",
             file, line, what);

@@ -44,7 +44,7 @@ enum {
         if (!(cond))                                                           \
             hsim_assert_fail(#cond, __FILE__, __LINE__);                       \
     } while (0)
-void hsim_assert_fail(const char *what, const char *file, int line);
+_Noreturn void hsim_assert_fail(const char *what, const char *file, int line);
 
 /*
  * Every allocation goes through these, so tests can count live blocks and
