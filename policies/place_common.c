@@ -240,6 +240,7 @@ typedef struct exact {
 
 static void exact_plan(const hsim_request_t *r, exact_t *x)
 {
+    memset(x, 0, sizeof *x);
     int32_t nodes = r->nodes > 0 ? r->nodes : 1;
     int32_t procs = r->procs > 0 ? r->procs : 1;
     int32_t cpn = r->nodes > 0 && r->cores_per_node >= 1 ? r->cores_per_node
@@ -267,7 +268,6 @@ static void exact_plan(const hsim_request_t *r, exact_t *x)
     for (int i = 0; i < n; i++) {
         int64_t s = start[i];
         hsim_ask_t *a = &x->share[i];
-        memset(a, 0, sizeof *a);
         a->cores = cpn;
         a->mem_mb = r->mem_mb / nodes + (s < rem[0]);
         a->gpus = r->gpus / nodes + (s < rem[1]);

@@ -11,6 +11,7 @@ void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order)
 {
     memset(q, 0, sizeof *q);
     q->order = order;
+    q->dirty_lo = SIZE_MAX;
 }
 
 void hsim_queue_free(hsim_queue_t *q)
@@ -68,15 +69,30 @@ static int track_slots(hsim_queue_t *q)
     return 0;
 }
 
-/* Moves the live entries to slots 0.. in order, a run of them at a time
-   (one run when the holes are all before q->first).  O(n). */
-static void compact(hsim_queue_t *q)
+/* Notes that the entries of slots [lo, hi) changed: their leaves are set
+   again before the tree's next use (tree_fresh()). */
+static void tree_dirty(hsim_queue_t *q, size_t lo, size_t hi)
 {
-    size_t k = 0;
+    if (lo >= hi)
+        return;
+    if (lo < q->dirty_lo)
+        q->dirty_lo = lo;
+    if (hi > q->dirty_hi)
+        q->dirty_hi = hi;
+}
+
+/* Moves the live entries to slots base.. in order, a run of them at a time
+   (one run when the holes are all before q->first); base <= q->first, and
+   the slots before it stay holes.  O(n - base). */
+static void pack(hsim_queue_t *q, size_t base)
+{
+    size_t k = base, moved = SIZE_MAX; /* the first slot whose entry changes */
     for (size_t i = q->first; i < q->n;) {
         size_t j = i;
         while (j < q->n && q->ids[j] >= 0)
             j++;
+        if (k != i && moved == SIZE_MAX)
+            moved = k;
         memmove(&q->ids[k], &q->ids[i], (j - i) * sizeof *q->ids);
         memmove(&q->procs[k], &q->procs[i], (j - i) * sizeof *q->procs);
         memmove(&q->est[k], &q->est[i], (j - i) * sizeof *q->est);
@@ -84,12 +100,20 @@ static void compact(hsim_queue_t *q)
         for (i = j; i < q->n && q->ids[i] < 0; i++)
             ;
     }
+    if (k == base) /* no live entry: an empty queue */
+        base = k = moved = 0;
+    tree_dirty(q, moved < k ? moved : k, q->n); /* the slots after k empty */
     q->n = k;
-    note_slots(q, 0, k);
-    q->holes = 0;
-    q->first = 0;
-    q->tree_stale = 1;
+    note_slots(q, base, k);
+    q->holes = base;
+    q->first = base;
     q->layout++;
+}
+
+/* Moves the live entries to slots 0.. in order.  O(n). */
+static void compact(hsim_queue_t *q)
+{
+    pack(q, 0);
 }
 
 static void tree_pull(hsim_queue_t *q, size_t k)
@@ -109,6 +133,10 @@ static void tree_set(hsim_queue_t *q, size_t i, int32_t procs, hsim_time_t est)
         q->tree_stale = 1; /* outgrown */
         return;
     }
+    if (q->defer) {
+        tree_dirty(q, i, i + 1);
+        return;
+    }
     size_t k = q->leaves + i;
     q->tree[k] = procs;
     q->tree_est[k] = est;
@@ -116,8 +144,8 @@ static void tree_set(hsim_queue_t *q, size_t i, int32_t procs, hsim_time_t est)
         tree_pull(q, k);
 }
 
-/* Sets leaves [lo, hi) from the slots and their ancestors.  O(hi - lo +
-   log leaves). */
+/* Sets leaves [lo, hi) from the slots (those from n on empty) and their
+   ancestors.  O(hi - lo + log leaves). */
 static void tree_set_range(hsim_queue_t *q, size_t lo, size_t hi)
 {
     if (q->tree_stale)
@@ -127,8 +155,8 @@ static void tree_set_range(hsim_queue_t *q, size_t lo, size_t hi)
         return;
     }
     for (size_t i = lo; i < hi; i++) {
-        q->tree[q->leaves + i] = q->procs[i];
-        q->tree_est[q->leaves + i] = q->est[i];
+        q->tree[q->leaves + i] = i < q->n ? q->procs[i] : INT32_MAX;
+        q->tree_est[q->leaves + i] = i < q->n ? q->est[i] : HSIM_TIME_MAX;
     }
     for (size_t a = (q->leaves + lo) / 2, b = (q->leaves + hi - 1) / 2; a >= 1;
          a /= 2, b /= 2)
@@ -162,7 +190,22 @@ static int tree_rebuild(hsim_queue_t *q)
     for (size_t k = leaves - 1; k >= 1; k--)
         tree_pull(q, k);
     q->tree_stale = 0;
+    q->dirty_lo = SIZE_MAX;
+    q->dirty_hi = 0;
     return 0;
+}
+
+/* Makes the tree true to the slots before a search: rebuilt when stale,
+   else the leaves of the slots that changed set again.  0 or
+   HSIM_ENOMEM. */
+static int tree_fresh(hsim_queue_t *q)
+{
+    if (!q->tree_stale && q->dirty_lo < q->dirty_hi) {
+        tree_set_range(q, q->dirty_lo, q->dirty_hi);
+        q->dirty_lo = SIZE_MAX;
+        q->dirty_hi = 0;
+    }
+    return q->tree_stale ? tree_rebuild(q) : 0;
 }
 
 /* Makes room for n slots.  0 or HSIM_ENOMEM. */
@@ -242,7 +285,7 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
     q->procs[at] = jobs[job].procs;
     q->est[at] = jobs[job].estimate;
     note_slots(q, at, end);
-    tree_set_range(q, at, end);
+    tree_dirty(q, at, end);
     return 0;
 }
 
@@ -312,7 +355,7 @@ long hsim_queue_find_backfill(hsim_queue_t *q, size_t from, int32_t free_now,
     *rc = 0;
     if (from >= q->n)
         return -1;
-    if (q->tree_stale && (*rc = tree_rebuild(q)))
+    if ((*rc = tree_fresh(q)))
         return -1;
     long slot = search(q, 1, 0, q->leaves, from, free_now, extra, max_est);
     return slot >= 0 && (size_t)slot < q->n ? slot : -1;
@@ -376,11 +419,11 @@ static int merge_back(hsim_queue_t *q, const hsim_view_t *v, int32_t *in, size_t
         return HSIM_ENOMEM;
     }
     merge_sort(in, tmp, k, v->jobs, q->order, v->now);
-    compact(q);
+    pack(q, q->first); /* the holes before the first job stay */
     size_t i = q->n, j = k, w = q->n + k;
     while (j > 0) { /* the larger of the two lasts goes last */
         int32_t job;
-        if (i > 0 && q->order->compare(v->jobs, q->ids[i - 1], in[j - 1], v->now) > 0) {
+        if (i > q->first && q->order->compare(v->jobs, q->ids[i - 1], in[j - 1], v->now) > 0) {
             job = q->ids[--i];
         } else {
             job = in[--j];
@@ -389,8 +432,10 @@ static int merge_back(hsim_queue_t *q, const hsim_view_t *v, int32_t *in, size_t
         q->procs[w] = v->jobs[job].procs;
         q->est[w] = v->jobs[job].estimate;
     }
+    /* pack() noted the slots before w; those from w on are new */
+    tree_dirty(q, w, q->n + k);
     q->n += k;
-    note_slots(q, 0, q->n);
+    note_slots(q, w, q->n);
     hsim_free(tmp);
     return 0;
 }
@@ -414,9 +459,9 @@ int hsim_queue_refresh(hsim_queue_t *q, const hsim_view_t *v)
     if (!q->order->ignores_estimates &&
         !(taken = hsim_malloc((v->n_revised ? v->n_revised : 1) * sizeof *taken)))
         return HSIM_ENOMEM;
-    if (taken || 16 * v->n_revised > q->n)
-        q->tree_stale = 1; /* rebuilt at its next use, for less than the
-                              changes of so many leaves would cost */
+    /* Many leaves change, or all those after the first job taken out: they
+       are set again at the tree's next use, once each. */
+    q->defer = taken || 16 * v->n_revised > q->n;
     for (size_t r = 0; r < v->n_revised; r++) {
         int32_t job = v->revised[r];
         size_t i = (size_t)job < q->slot_cap ? (size_t)q->slot[job] : SIZE_MAX;
@@ -432,6 +477,7 @@ int hsim_queue_refresh(hsim_queue_t *q, const hsim_view_t *v)
     }
     if (k)
         rc = merge_back(q, v, taken, k);
+    q->defer = 0;
     hsim_free(taken);
     return rc;
 }

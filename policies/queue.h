@@ -7,6 +7,10 @@
  * Min-trees over the slots' processor counts and estimates find the next
  * job that can be backfilled in about O(log n), so backfilling does not walk
  * a long queue of jobs that cannot start (RICC's queue reaches 23,000).
+ * Changes that move many entries (an insertion in SJF order, revised
+ * estimates taken out and merged back) only note the range of slots they
+ * touched; the trees catch up with it at their next search, once for all
+ * the changes since the last one.
  * Appending (FCFS) is O(log n).  Inserting elsewhere (SJF) fills the hole
  * at its place when there is one, else moves the jobs up to the next hole
  * one slot on: O(log n + those jobs), never a compaction.
@@ -30,6 +34,10 @@ typedef struct hsim_queue {
     size_t leaves;       /* power of two > n when the tree is fresh */
     size_t tree_cap;     /* leaves the tree's allocation holds */
     int tree_stale;      /* the tree must be rebuilt before use */
+    size_t dirty_lo;     /* the leaves of slots [dirty_lo, dirty_hi) must */
+    size_t dirty_hi;     /* be set again from the slots before use; lo >= hi
+                            when none */
+    int defer;           /* changes of single leaves only widen that range */
     uint64_t layout;     /* changes whenever live entries may have moved to
                             other slots: a caller's per-slot notes are void */
     const hsim_order_t *order;

@@ -193,7 +193,10 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
             hsim_queue_tidy(gsl_rng_uniform(g) < 0.5 || !b ? &qa : &qb);
         }
         ok = ok && agrees(&qa, &r, a) && (!b || agrees(&qb, &r, b));
-        ok = ok && backfill_agrees(&qa, g, a) && (!b || backfill_agrees(&qb, g, b));
+        /* not after every step: the trees catch up with several changes
+           at their next search */
+        if (gsl_rng_uniform(g) < 0.25)
+            ok = ok && backfill_agrees(&qa, g, a) && (!b || backfill_agrees(&qb, g, b));
     }
     CU_ASSERT_TRUE(ok);
     hsim_queue_free(&qa);
