@@ -42,7 +42,8 @@ typedef struct hsim_node_shape {
  *   base_dir  folder of the file that named spec (usually the INI file's);
  *             NULL or "" means the current directory.
  *   where     "file:line" of the key that named spec; it starts every message.
- * Returns 0, HSIM_EINPUT (unknown prefix, bad synthetic string, missing,
+ * Returns 0, HSIM_EINPUT (unknown prefix, bad synthetic string or one of
+ * more than 4,096 processing units (hwloc would take seconds), missing,
  * unreadable or malformed XML, a topology without PUs: e->msg says what was
  * expected and what was found, with hwloc's errno text when it gave one) or
  * HSIM_ENOMEM.  On error *out is zeroed.  The caller owns out and e; nothing

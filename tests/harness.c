@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include <CUnit/Basic.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,8 +56,27 @@ char *hsim_test_tmpdir(const char *tag)
     return d ? strdup(d) : NULL;
 }
 
+static unsigned long seed_scale = 1; /* HSIM_TEST_SEEDS */
+
+unsigned long hsim_test_seeds(unsigned long n)
+{
+    return n * seed_scale;
+}
+
 int main(void)
 {
+    const char *scale = getenv("HSIM_TEST_SEEDS");
+    if (scale) {
+        char *end;
+        errno = 0;
+        seed_scale = strtoul(scale, &end, 10);
+        if (errno || end == scale || *end || scale[0] == '-' || seed_scale < 1 ||
+            seed_scale > 10000) {
+            fprintf(stderr, "HSIM_TEST_SEEDS: expected a whole number from 1 to 10000, "
+                            "got '%s'\n", scale);
+            return 2;
+        }
+    }
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     hsim_test_register();

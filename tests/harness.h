@@ -25,6 +25,11 @@ CU_pSuite hsim_test_suite(const char *name);
 int hsim_test_message_ok(const char *msg, const char *prefix, const char *n1,
                          const char *n2, const char *n3);
 
+/* How many seeds a randomized test runs: n, times HSIM_TEST_SEEDS when it
+   is set (a whole number from 1 to 10000), for a longer soak than CI's;
+   main() refuses another value. */
+unsigned long hsim_test_seeds(unsigned long n);
+
 /* A fresh temporary folder under the build tree (or $TMPDIR); caller frees. */
 char *hsim_test_tmpdir(const char *tag);
 

@@ -1005,13 +1005,15 @@ typedef void workload_fn(hsim_workload_t *w, unsigned long seed, size_t n, int32
                          double load);
 
 /* hsim against a reference on workloads of n_jobs jobs that 'make' draws,
-   offered load 'load' (0: 1.1 and 1.6 in turn), one per seed. */
+   offered load 'load' (0: 1.1 and 1.6 in turn), one per seed (times
+   HSIM_TEST_SEEDS: hsim_test_seeds()). */
 
 static void differential_with(workload_fn *make, const char *sched,
                               const hsim_scheduler_t *ref, const char *order,
                               const char *bf_order, const char *pred, unsigned long seeds,
                               size_t n_jobs, double load)
 {
+    seeds = hsim_test_seeds(seeds);
     for (unsigned long seed = 1; seed <= seeds; seed++) {
         hsim_workload_t w;
         int32_t cap = seed % 3 == 0 ? 8 : seed % 3 == 1 ? 32 : 100;

@@ -214,7 +214,7 @@ static void run_seed(unsigned long seed)
 
 static void test_against_brute_force(void)
 {
-    for (unsigned long seed = 1; seed <= 40; seed++)
+    for (unsigned long seed = 1; seed <= hsim_test_seeds(40); seed++)
         run_seed(seed);
 }
 
@@ -288,7 +288,7 @@ static void chain_seed(unsigned long seed)
 
 static void test_chain_moves(void)
 {
-    for (unsigned long seed = 1; seed <= 20; seed++)
+    for (unsigned long seed = 1; seed <= hsim_test_seeds(20); seed++)
         chain_seed(seed);
 }
 
@@ -447,7 +447,7 @@ static void long_windows_seed(unsigned long seed)
 
 static void test_long_windows(void)
 {
-    for (unsigned long seed = 1; seed <= 20; seed++)
+    for (unsigned long seed = 1; seed <= hsim_test_seeds(20); seed++)
         long_windows_seed(seed);
 }
 

@@ -206,7 +206,7 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
 
 static void test_fcfs_queue(void)
 {
-    for (unsigned long seed = 1; seed <= 3; seed++)
+    for (unsigned long seed = 1; seed <= hsim_test_seeds(3); seed++)
         random_run(seed, "fcfs", NULL, 0.5);
 }
 
@@ -214,7 +214,7 @@ static void test_fcfs_queue(void)
    its first job, those from anywhere leave them among its jobs. */
 static void test_sjf_queue(void)
 {
-    for (unsigned long seed = 1; seed <= 3; seed++) {
+    for (unsigned long seed = 1; seed <= hsim_test_seeds(3); seed++) {
         random_run(seed, "sjf", NULL, 1.0);
         random_run(seed, "sjf", NULL, 0.3);
     }
@@ -224,7 +224,7 @@ static void test_sjf_queue(void)
    removals through either. */
 static void test_paired_queues(void)
 {
-    for (unsigned long seed = 1; seed <= 3; seed++) {
+    for (unsigned long seed = 1; seed <= hsim_test_seeds(3); seed++) {
         random_run(seed, "fcfs", "sjf", 0.5);
         random_run(seed, "sjf", "fcfs", 0.2);
     }

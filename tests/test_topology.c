@@ -301,6 +301,29 @@ static void test_bad_specs(void)
     expect_input_error("synthetic:socket:2 widget:3", NULL, "synthetic");
 }
 
+/* hwloc takes seconds to build a synthetic node of tens of thousands of PUs
+   (a fuzzer found one): more than 4,096 is refused before it starts, however
+   the description writes its counts. */
+static void test_too_many_pus(void)
+{
+    expect_input_error("synthetic:pack:2 numa:1 core:4 pu:2100", NULL, "at most 4096");
+    expect_input_error("synthetic:pack:2 pu:2049", NULL, "'pack:2 pu:2049'");
+    expect_input_error("synthetic:4 4 4 65", NULL, "at most 4096");
+    expect_input_error("synthetic:pack:2(memory=64GB) core:0x401 pu:2", NULL, "at most 4096");
+    expect_input_error("synthetic:pack:2 [numa(memory=1GB)] core:1024 pu:3", NULL, "at most 4096");
+    expect_input_error("synthetic:pack:65536 pu:65536", NULL, "at most 4096");
+    expect_input_error("synthetic:pack:4294967295 pu:2", NULL, "at most 4096");
+    /* exactly the limit, with attributes and memory children whose numbers
+       are no counts */
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_topology_load("synthetic:pack:2(memory=64GB) [numa(memory=1GB)] "
+                                             "core:0x400 pu:2",
+                                             NULL, WHERE, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.pus, 4096);
+    CU_ASSERT_EQUAL(s.cores, 2048);
+}
+
 static void test_bad_files(void)
 {
     expect_input_error("xml:no-such-node.xml", TOPO_DIR, "No such file or directory");
@@ -346,6 +369,7 @@ void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("topology");
     HSIM_TEST(s, test_synthetic);
+    HSIM_TEST(s, test_too_many_pus);
     HSIM_TEST(s, test_shipped_xml);
     HSIM_TEST(s, test_xml_paths);
     HSIM_TEST(s, test_every_shipped_file_loads);
