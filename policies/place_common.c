@@ -302,11 +302,11 @@ static int place_exact(const hsim_cluster_t *c, const hsim_request_t *r,
             return HSIM_NOFIT;
         size_t t = (size_t)c->nodes[n].type;
         HSIM_ASSERT(hsim_place_type_ok(c, t, r) && hsim_place_fits(c, n, &ask));
-        int g = 0;
-        while (!hsim_place_fits(c, n, &x.share[g]))
+        int g = 0;          /* both walks end by last at the latest: n fits it */
+        while (g < last && !hsim_place_fits(c, n, &x.share[g]))
             g++;
-        while (x.count[g] == 0)
-            g++;            /* ends by last at the latest: n fits it */
+        while (g < last && x.count[g] == 0)
+            g++;
         const hsim_ask_t *s = &x.share[g];
         hsim_part_t p = {.node = n, .cores = s->cores, .mem_mb = mem_on(c, t, s->mem_mb),
                          .gpus = s->gpus, .gpu = -1, .fpgas = s->fpgas};
