@@ -422,8 +422,8 @@ static int workload_more(parse_t *p, const char *key, const char *v)
             return fail(p, "skip_bad_rows: expected true or false, found '%s'", v);
         return 1;
     case 2:
-        if (parse_u64(v, &c->jobs) || c->jobs < 1)
-            return fail(p, "jobs: expected a positive integer, found '%s'", v);
+        if (parse_u64(v, &c->jobs) || c->jobs < 1 || c->jobs > INT32_MAX)
+            return fail(p, "jobs: expected an integer in 1..2147483647, found '%s'", v);
         return 1;
     case 3:
         if (parse_double(v, &c->load) || c->load <= 0)

@@ -391,6 +391,14 @@ static void test_bad_max_jobs(void)
     CU_ASSERT_EQUAL(parse("[workload]\npath = t.swf\nmax_jobs = 0\n[policy a]\n", "x.ini",
                           &e), 0);
     CU_ASSERT_EQUAL(cfg.max_jobs, 0);
+    /* a generator's job count: at most 2^31 - 1, refused at its line */
+    expect_error_at("[workload]\nformat = mix\njobs = 100000000000\n[policy a]\n", 3, "jobs",
+                    "1..2147483647", "'100000000000'");
+    expect_error_at("[workload]\nformat = lublin\njobs = 0\n[policy a]\n", 3, "jobs", "'0'",
+                    NULL);
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\njobs = 2147483647\n[policy a]\n",
+                          "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.jobs, 2147483647u);
 }
 
 static void test_key_before_section(void)

@@ -567,6 +567,14 @@ static void test_lublin_errors(void)
         hsim_err_t e = {{0}};
         expect_bad(hsim_gen_lublin(&p, 1, &w, &e), &e, &w, cases[i].param);
     }
+    /* too many jobs: the message gives the count asked for */
+    hsim_lublin_params_t p;
+    hsim_lublin_defaults(&p);
+    p.n_jobs = (size_t)INT32_MAX + 1;
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    hsim_err_t e = {{0}};
+    expect_bad(hsim_gen_lublin(&p, 1, &w, &e), &e, &w, "found 2147483648");
 }
 
 static void test_dl_mix_errors(void)

@@ -87,8 +87,8 @@ int hsim__synth_check_common(hsim_err_t *e, const char *gen, size_t n_jobs,
                              int32_t n_users, const hsim_estimate_rule_t *est)
 {
     /* a job array of more than 2^31 jobs would not fit in memory anyway */
-    int rc = hsim__synth_check_int(e, gen, "n_jobs", n_jobs > INT32_MAX ? -1 : (int64_t)n_jobs,
-                                   1, INT32_MAX);
+    int rc = hsim__synth_check_int(e, gen, "n_jobs",
+                                   n_jobs > INT64_MAX ? INT64_MAX : (int64_t)n_jobs, 1, INT32_MAX);
     if (!rc)
         rc = hsim__synth_check_int(e, gen, "n_users", n_users, 0, INT32_MAX);
     if (!rc)
