@@ -68,6 +68,12 @@ void hsim_mix_defaults(hsim_mix_params_t *p)
 
 static int check_bigdata(const hsim_bigdata_model_t *m, int32_t cluster_cpus, hsim_err_t *e)
 {
+    if (m->cores_min >= 1 && m->cores_max >= m->cores_min && m->cores_max > cluster_cpus)
+        return hsim_errf(e, HSIM_EINPUT,
+                         "%s: parameter 'bigdata.cores_max': expected at most the cluster's "
+                         "%d cores, found %d: big-data jobs need a cluster of at least %d "
+                         "cores, or a big-data share ('bigdata') of 0",
+                         GEN, cluster_cpus, m->cores_max, m->cores_max);
     int rc = hsim__synth_check_int(e, GEN, "bigdata.cores_min", m->cores_min, 1,
                                    cluster_cpus);
     if (!rc)
