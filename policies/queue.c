@@ -144,12 +144,10 @@ static void tree_set(hsim_queue_t *q, size_t i, int32_t procs, hsim_time_t est)
         tree_pull(q, k);
 }
 
-/* Sets leaves [lo, hi) from the slots (those from n on empty) and their
-   ancestors.  O(hi - lo + log leaves). */
+/* Sets leaves [lo, hi) of a tree that is not stale from the slots (those
+   from n on empty) and their ancestors.  O(hi - lo + log leaves). */
 static void tree_set_range(hsim_queue_t *q, size_t lo, size_t hi)
 {
-    if (q->tree_stale)
-        return; /* rebuilt before the next use */
     if (hi > q->leaves) {
         q->tree_stale = 1; /* outgrown */
         return;
