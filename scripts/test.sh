@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # test.sh: set up, build with warnings as errors, and run the whole test
-# suite (unit, golden and command-line tests) twice: on a plain build and on
-# a build with AddressSanitizer and UndefinedBehaviorSanitizer.  The golden
+# suite (unit, golden and command-line tests, and cppcheck) twice: on a plain
+# build and on a build with AddressSanitizer and UndefinedBehaviorSanitizer.  The golden
 # tests read ../shared (set HSIM_SHARED to put it elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${HSIM_SHARED:-$(cd .. && pwd)/shared}
 jobs=$(nproc)
 
-scripts/setup.sh build -DHSIM_WERROR=ON -DHSIM_SHARED="$shared"
+HSIM_EXTRA_PACKAGES=cppcheck scripts/setup.sh build -DHSIM_WERROR=ON -DHSIM_SHARED="$shared"
 (cd build && ctest --output-on-failure -j "$jobs")
 
 echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"

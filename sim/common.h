@@ -44,7 +44,10 @@ enum {
         if (!(cond))                                                           \
             hsim_assert_fail(#cond, __FILE__, __LINE__);                       \
     } while (0)
-_Noreturn void hsim_assert_fail(const char *what, const char *file, int line);
+/* _Noreturn for C11, and the attribute for the tools that know only it
+   (cppcheck) */
+_Noreturn void hsim_assert_fail(const char *what, const char *file, int line)
+    __attribute__((noreturn));
 
 /*
  * Every allocation goes through these, so tests can count live blocks and

@@ -101,11 +101,12 @@ static void test_push_all_pop_all(void)
     gsl_rng_set(rng, 12345);
     enum { N = 5000 };
     hsim_event_t *ev = malloc(N * sizeof *ev);
-    for (int i = 0; i < N; i++)
-        ev[i] = (hsim_event_t){.time = (hsim_time_t)gsl_rng_uniform_int(rng, 20) * HSIM_SECOND,
-                               .kind = (int32_t)gsl_rng_uniform_int(rng, 4),
-                               .seq = i,
-                               .job = (int32_t)gsl_rng_uniform_int(rng, 1000)};
+    for (int i = 0; i < N; i++) { /* drawn in turn */
+        hsim_time_t time = (hsim_time_t)gsl_rng_uniform_int(rng, 20) * HSIM_SECOND;
+        int32_t kind = (int32_t)gsl_rng_uniform_int(rng, 4);
+        int32_t job = (int32_t)gsl_rng_uniform_int(rng, 1000);
+        ev[i] = (hsim_event_t){.time = time, .kind = kind, .seq = i, .job = job};
+    }
     /* push in a random permutation so that seq is not push order */
     for (int i = N - 1; i > 0; i--) {
         int k = (int)gsl_rng_uniform_int(rng, (unsigned long)i + 1);
@@ -157,12 +158,12 @@ static void run_interleaved(unsigned long seed, unsigned times, double p_push,
     for (int step = 0; step < steps && !mismatches; step++) {
         if (m.n == 0 || gsl_rng_uniform(rng) < p_push) {
             hsim_time_t base = monotone ? clock : 0;
-            hsim_event_t e = {
-                .time = base + (hsim_time_t)gsl_rng_uniform_int(rng, times),
-                .kind = (int32_t)gsl_rng_uniform_int(rng, 4),
-                .seq = seq++,
-                .job = (int32_t)gsl_rng_uniform_int(rng, 100),
-            };
+            /* drawn one by one: an initializer list's order is unspecified */
+            hsim_time_t time = base + (hsim_time_t)gsl_rng_uniform_int(rng, times);
+            int32_t kind = (int32_t)gsl_rng_uniform_int(rng, 4);
+            int32_t job = (int32_t)gsl_rng_uniform_int(rng, 100);
+            hsim_event_t e = {.time = time, .kind = kind, .seq = seq, .job = job};
+            seq++;
             CU_ASSERT_EQUAL_FATAL(hsim_heap_push(&h, &e), 0);
             model_push(&m, &e);
             if (m.n > max_n)
@@ -339,8 +340,9 @@ static size_t run_starts(int pooled, unsigned long seed, size_t n_jobs, unsigned
         double u = gsl_rng_uniform(rng);
         int32_t job = (int32_t)gsl_rng_uniform_int(rng, n_jobs);
         if (u < 0.5) {
-            hsim_event_t e = {.time = (hsim_time_t)gsl_rng_uniform_int(rng, times),
-                              .kind = HSIM_EV_START, .seq = seq++, .job = job};
+            hsim_time_t time = (hsim_time_t)gsl_rng_uniform_int(rng, times);
+            hsim_event_t e = {.time = time, .kind = HSIM_EV_START, .seq = seq, .job = job};
+            seq++;
             replaced += has[job];
             live += !has[job];
             has[job] = 1;
@@ -434,8 +436,9 @@ static void test_reserved_moves_up(void)
     hsim_event_t prev = {.time = -1};
     while (out < JOBS && !bad) {
         if (next < JOBS && gsl_rng_uniform(rng) < 0.5) { /* a new job, far ahead */
-            hsim_event_t e = {.time = now + 1000 + (hsim_time_t)gsl_rng_uniform_int(rng, 5000),
-                              .kind = HSIM_EV_START, .seq = seq++, .job = next};
+            hsim_time_t time = now + 1000 + (hsim_time_t)gsl_rng_uniform_int(rng, 5000);
+            hsim_event_t e = {.time = time, .kind = HSIM_EV_START, .seq = seq, .job = next};
+            seq++;
             last[next] = e;
             has[next++] = 1;
             hsim_reserved_set(&r, &e);

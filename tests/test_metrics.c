@@ -55,7 +55,8 @@ static void test_radix_sort(void)
             uint64_t *key = malloc((n + 1) * sizeof *key);
             double *val = malloc((n + 1) * sizeof *val);
             for (size_t i = 0; i < n; i++) {
-                uint64_t r = ((uint64_t)gsl_rng_get(rng) << 32) ^ gsl_rng_get(rng);
+                uint64_t r = (uint64_t)gsl_rng_get(rng) << 32; /* the draws in turn */
+                r ^= gsl_rng_get(rng);
                 key[i] = spread == 0   ? r
                          : spread == 1 ? r % 5 << 40
                          : spread == 2 ? 0xABCD000000000000ull | (r & 0xFFFFF)
@@ -105,9 +106,10 @@ static void test_summary_bits(void)
     hsim_outcome_t *out = calloc(n, sizeof *out);
     size_t killed = 0;
     for (size_t i = 0; i < n; i++) {
+        int32_t procs = 1 + (int32_t)gsl_rng_uniform_int(rng, 64); /* drawn in turn */
+        int32_t user = (int32_t)gsl_rng_uniform_int(rng, 40) - 1;
         hsim_job_t j = {.id = (int64_t)i + 1, .line = (int64_t)i + 1, .submit = hsim_seconds((int64_t)i * 7),
-                        .procs = 1 + (int32_t)gsl_rng_uniform_int(rng, 64),
-                        .user = (int32_t)gsl_rng_uniform_int(rng, 40) - 1};
+                        .procs = procs, .user = user};
         j.estimate = j.runtime = hsim_seconds(1 + (int64_t)gsl_rng_uniform_int(rng, 50));
         CU_ASSERT_EQUAL_FATAL(hsim_workload_add(&w, &j), 0);
         int ran = gsl_rng_uniform(rng) < 0.9;

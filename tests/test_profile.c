@@ -33,6 +33,17 @@ static hsim_time_t S(int64_t s) { return s * HSIM_SECOND; }
 static int32_t naive_at(const naive_t *n, int64_t s) { return s < HORIZON ? n->free[s] : n->capacity; }
 
 /* 1 when the profile breaks one of its invariants, said on stderr. */
+/* A random hint: chunk in [0, chunks), step in [shift, steps + shift).  The
+   two draws are made in turn (an initializer list's order is unspecified,
+   so compilers may differ). */
+static hsim_ppos_t random_hint(gsl_rng *r, unsigned long chunks, unsigned long steps,
+                               int32_t shift)
+{
+    uint32_t k = (uint32_t)gsl_rng_uniform_int(r, chunks);
+    int32_t i = (int32_t)gsl_rng_uniform_int(r, steps) + shift;
+    return (hsim_ppos_t){k, i};
+}
+
 static int broken(const hsim_profile_t *p)
 {
     const char *why = hsim_profile_check(p);
@@ -134,7 +145,7 @@ static void run_seed(unsigned long seed)
             }
             /* a hint: none, where a run back from the end starts, or junk */
             double h = gsl_rng_uniform(r);
-            hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
+            hsim_ppos_t near = random_hint(r, 50, 300, 0);
             if (h < 0.3 && want + dur > now + 1)
                 (void)hsim_profile_run_back(&p, S(want + dur), 1, S(now), &hint, &near, NULL);
             CU_ASSERT_EQUAL(h < 0.6 ? hsim_profile_add_near(&p, S(want), S(want + dur), -procs, near, NULL)
@@ -184,7 +195,7 @@ static void run_seed(unsigned long seed)
                                                           gsl_rng_uniform(r) < 0.5 ? &hint : NULL);
             bad |= want <= limit ? got != S(want) : got <= S(limit) || got > S(want);
             if (gsl_rng_uniform(r) < 0.2)
-                hint = (hsim_ppos_t){gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300) - 1};
+                hint = random_hint(r, 50, 300, -1);
             if (t > now) { /* the run back to t, and the fewest free over it */
                 int32_t fewest = -1, want_fewest = n.capacity;
                 int64_t run = naive_run_back(&n, t, procs, now);
@@ -198,7 +209,7 @@ static void run_seed(unsigned long seed)
             int32_t least = n.capacity;
             for (int64_t u2 = t; u2 < t + len; u2++)
                 least = naive_at(&n, u2) < least ? naive_at(&n, u2) : least;
-            hsim_ppos_t near = {gsl_rng_uniform_int(r, 50), (int32_t)gsl_rng_uniform_int(r, 300)};
+            hsim_ppos_t near = random_hint(r, 50, 300, 0);
             bad |= hsim_profile_min(&p, S(t), S(t + len), near) != least;
         }
     }
@@ -422,7 +433,7 @@ static void long_windows_seed(unsigned long seed)
         int64_t want = naive_earliest_run(&n, from, procs, dur);
         hsim_ppos_t hint = HSIM_PPOS_NONE;
         if (q % 3 == 1)
-            hint = (hsim_ppos_t){gsl_rng_uniform_int(r, 80), (int32_t)gsl_rng_uniform_int(r, 130) - 1};
+            hint = random_hint(r, 80, 130, -1);
         /* limits that grow, each search from where the last one stopped */
         int64_t limit = from, at = from;
         while (!bad) {

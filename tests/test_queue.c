@@ -141,10 +141,11 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, seed);
-    for (int j = 0; j < MAX_JOBS; j++)
-        jobs[j] = (hsim_vjob_t){.submit = j, .procs = 1 + (int32_t)gsl_rng_uniform_int(g, 64),
-                                .estimate = (1 + (hsim_time_t)gsl_rng_uniform_int(g, 12)) *
-                                            100 * HSIM_SECOND, .user = -1};
+    for (int j = 0; j < MAX_JOBS; j++) {
+        int32_t procs = 1 + (int32_t)gsl_rng_uniform_int(g, 64); /* drawn in turn */
+        hsim_time_t est = (1 + (hsim_time_t)gsl_rng_uniform_int(g, 12)) * 100 * HSIM_SECOND;
+        jobs[j] = (hsim_vjob_t){.submit = j, .procs = procs, .estimate = est, .user = -1};
+    }
     for (int j = 0; j < MAX_JOBS; j++)
         jobs[j].requested = jobs[j].estimate;
     hsim_queue_t qa, qb;

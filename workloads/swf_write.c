@@ -89,7 +89,7 @@ static void put_header_text(sink_t *s, const char *key, const char *value)
         return;
     char buf[300];
     size_t n = 0;
-    for (; value[n] && n < sizeof buf - 1; n++)
+    for (; n < sizeof buf - 1 && value[n]; n++)
         buf[n] = value[n] == '\n' || value[n] == '\r' ? ' ' : value[n];
     buf[n] = '\0';
     sink_printf(s, "; %s: %s\n", key, buf);

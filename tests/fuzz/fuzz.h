@@ -24,7 +24,7 @@
             fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__);                 \
     } while (0)
 _Noreturn void fuzz_fail(const char *file, int line, const char *cond,
-                         const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                         const char *fmt, ...) __attribute__((noreturn, format(printf, 4, 5)));
 
 /* The input as a NUL-terminated string (cut at its first NUL byte, as a
    reader of strings sees it); the caller frees it with free(). */
