@@ -337,6 +337,18 @@ static int prepare(experiment_t *x, hsim_err_t *e)
     return x->fig ? 0 : HSIM_ENOMEM;
 }
 
+/* Puts the experiment's file ahead of a message that does not name it yet
+   (a results folder or file that cannot be written), so that with several
+   files on the command line it is clear which one failed. */
+static void name_experiment(hsim_err_t *e, const char *ini)
+{
+    size_t n = strlen(ini);
+    if (!e || (!strncmp(e->msg, ini, n) && e->msg[n] == ':'))
+        return;
+    hsim_err_t was = *e;
+    hsim_errf(e, 0, "%s: %s", ini, was.msg);
+}
+
 int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
                         hsim_err_t *e)
 {
@@ -390,5 +402,7 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         hsim_cluster_free(&x.cluster);
     hsim_spec_free(&x.spec);
     hsim_workload_free(&x.w);
+    if (rc == HSIM_EIO)
+        name_experiment(e, c->path);
     return rc;
 }

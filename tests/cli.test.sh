@@ -253,6 +253,7 @@ EOF
 run -q unwritable.ini
 check "unwritable output exits 1" test $rc -eq 1
 check "unwritable output: the folder is named" has_err "/dev/null"
+check "unwritable output: the experiment is named" has_err "hsim: unwritable.ini: /dev/null"
 
 # a node so slow that a job would end past hsim's horizon: a run failure
 # naming the job, never a wrapped clock (it once ran every job in 1 us)
