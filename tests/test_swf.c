@@ -324,6 +324,13 @@ static void test_out_of_range_time(void)
 static void test_bad_header_integer(void)
 {
     expect_error("; MaxProcs: -5\n", "in.swf:1:", "MaxProcs", "a count >= 0");
+    expect_error("; MaxJobs: -2\n", "in.swf:1:", "MaxJobs", "-1 for unknown");
+    /* -1 is unknown, as in the job fields: pyss writes "MaxNodes: -1" */
+    hsim_swf_trace_t u = parse_ok("; MaxNodes: -1\n; MaxProcs: 64\n; MaxRecords: -1\n");
+    CU_ASSERT_EQUAL(u.header.max_nodes, -1);
+    CU_ASSERT_EQUAL(u.header.max_procs, 64);
+    CU_ASSERT_EQUAL(u.header.max_records, -1);
+    hsim_swf_trace_free(&u);
     /* a blank before the colon is still the key */
     hsim_swf_trace_t t = parse_ok("; MaxProcs : 64\n");
     CU_ASSERT_EQUAL(t.header.max_procs, 64);

@@ -73,7 +73,8 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
     static const struct {
         const char *key;
         size_t offset;
-        int count; /* a count: not negative */
+        int count; /* a count: not negative, or -1 for unknown, as in the
+                      job fields (pyss writes "MaxNodes: -1") */
     } numeric[] = {
         {"MaxProcs", offsetof(hsim_swf_header_t, max_procs), 1},
         {"MaxNodes", offsetof(hsim_swf_header_t, max_nodes), 1},
@@ -102,11 +103,12 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
         long long v = strtoll(value, &end, 10);
         while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
             end++;
-        if (end == value || *end || errno || (numeric[i].count && v < 0))
+        if (end == value || *end || errno || (numeric[i].count && v < -1))
             return hsim_errf(e, HSIM_EINPUT,
                              "%s:%lld: header '%s': expected %s, found '%.40s'",
                              name, (long long)lineno, numeric[i].key,
-                             numeric[i].count ? "a count >= 0" : "an integer", value);
+                             numeric[i].count ? "a count >= 0, or -1 for unknown" : "an integer",
+                             value);
         *(int64_t *)((char *)h + numeric[i].offset) = v;
         return 0;
     }
