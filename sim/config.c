@@ -84,6 +84,21 @@ static int valid_name(const char *s)
     return 1;
 }
 
+/* Reports a name that valid_name() refuses, saying which rule it breaks
+   (note follows the expectation); 1 when it did, 0 for a valid name. */
+static int name_refused(parse_t *p, const char *what, const char *name, const char *note)
+{
+    if (valid_name(name))
+        return 0;
+    size_t len = strlen(name);
+    if (len == 0 || len >= HSIM_NAME_MAX)
+        fail(p, "%s '%.60s%s': expected 1 to %d characters%s", what, name,
+             len > 60 ? "..." : "", HSIM_NAME_MAX - 1, note);
+    else
+        fail(p, "%s '%s': expected letters, digits, '-', '_' or '.'%s", what, name, note);
+    return 1;
+}
+
 static const char *skip_blanks(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -95,10 +110,8 @@ static void open_nodes(parse_t *p, const char *name)
 {
     name = skip_blanks(name);
     hsim_config_t *c = p->c;
-    if (!valid_name(name)) {
-        fail(p, "node type name '%s': expected letters, digits, '-', '_' or '.'", name);
+    if (name_refused(p, "node type name", name, ""))
         return;
-    }
     for (size_t i = 0; i < c->n_nodes; i++)
         if (!strcmp(c->nodes[i].type.name, name)) {
             fail(p, "node type '%s' is defined twice (first at line %d)", name, c->nodes[i].line);
@@ -122,7 +135,8 @@ static void open_class(parse_t *p, const char *name)
     name = skip_blanks(name);
     hsim_config_t *c = p->c;
     if (!*name || strlen(name) >= HSIM_NAME_MAX) {
-        fail(p, "class name '%s': expected 1 to %d characters", name, HSIM_NAME_MAX - 1);
+        fail(p, "class name '%.60s%s': expected 1 to %d characters", name,
+             strlen(name) > 60 ? "..." : "", HSIM_NAME_MAX - 1);
         return;
     }
     for (size_t i = 0; i < c->n_classes; i++)
@@ -175,11 +189,8 @@ static void open_section(parse_t *p, const char *line)
         const char *pn = name + 7;
         while (*pn == ' ' || *pn == '\t')
             pn++;
-        if (!valid_name(pn)) {
-            fail(p, "policy name '%s': expected letters, digits, '-', '_' or '.' "
-                    "(it names a results folder)", pn);
+        if (name_refused(p, "policy name", pn, " (it names a results folder)"))
             return;
-        }
         hsim_config_t *c = p->c;
         for (size_t i = 0; i < c->n_policies; i++)
             if (!strcmp(c->policies[i].name, pn)) {
@@ -356,8 +367,8 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
     if (!strcmp(key, "name")) {
         if (!first_time(p, &p->seen_exp, 1, key))
             return 0;
-        if (!valid_name(v))
-            return fail(p, "name '%s': expected letters, digits, '-', '_' or '.'", v);
+        if (name_refused(p, "name", v, " (it names the results folder)"))
+            return 0;
         hsim_strlcpy(c->name, v, sizeof c->name);
     } else if (!strcmp(key, "output")) {
         if (!first_time(p, &p->seen_exp, 2, key))

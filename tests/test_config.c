@@ -335,6 +335,46 @@ static void test_bad_policy_name(void)
     expect_error_at(VALID_HEAD "[policy two words]\n", 6, "policy name", NULL, NULL);
 }
 
+/* Names of up to 63 characters; the message says which rule a name breaks. */
+static void test_name_lengths(void)
+{
+    char text[1024], name[80];
+    hsim_err_t e;
+    for (int len = 63; len <= 64; len++) {
+        memset(name, 'n', (size_t)len);
+        name[len] = '\0';
+        snprintf(text, sizeof text, VALID_HEAD "[policy %s]\n", name);
+        if (len == 63) {
+            CU_ASSERT_EQUAL(parse(text, "exp/x.ini", &e), 0);
+        } else {
+            expect_error_at(text, 6, "policy name", "expected 1 to 63 characters", "...'");
+        }
+        snprintf(text, sizeof text, "[experiment]\nname = %s\n" VALID_HEAD, name);
+        if (len == 63) {
+            CU_ASSERT_EQUAL(parse(text, "exp/x.ini", &e), 0);
+        } else {
+            expect_error_at(text, 2, "name", "expected 1 to 63 characters", NULL);
+        }
+    }
+    expect_error_at("[experiment]\nname =\n" VALID_HEAD, 2, "name ''", "1 to 63", NULL);
+    expect_error_at(VALID_HEAD "[policy  ]\n", 6, "policy name ''", "1 to 63", NULL);
+    expect_error_at("[experiment]\nname = a b\n" VALID_HEAD, 2, "name 'a b'", "letters",
+                    "results folder");
+}
+
+/* At most 64 [policy] sections: the 65th is an error at its line. */
+static void test_too_many_policies(void)
+{
+    char text[2048] = "[workload]\npath = t.swf\n";
+    for (int i = 1; i <= 65; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[policy p%d]\n", i);
+    expect_error_at(text, 67, "too many policies", "64", NULL);
+    *strstr(text, "[policy p65]") = '\0';
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse(text, "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.n_policies, 64);
+}
+
 static void test_unknown_names(void)
 {
     char names[256];
@@ -519,6 +559,8 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_duplicate_policy);
     HSIM_TEST(m, test_bad_policy_name);
     HSIM_TEST(m, test_unknown_names);
+    HSIM_TEST(m, test_name_lengths);
+    HSIM_TEST(m, test_too_many_policies);
     HSIM_TEST(m, test_bad_seed);
     HSIM_TEST(m, test_bad_processors);
     HSIM_TEST(m, test_bad_max_jobs);

@@ -508,6 +508,31 @@ static void test_duplicate_node_type(void)
                     10, "'a'", "twice", "line 5");
 }
 
+/* At most 32 node types and 64 [class] sections; names of up to 63
+   characters. */
+static void test_section_limits(void)
+{
+    char text[4096] = HEAD;
+    for (int i = 1; i <= 33; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[nodes n%d]\n", i);
+    expect_error_at(text, 37, "too many node types", "32", NULL);
+    snprintf(text, sizeof text, "%s", HEAD NODES);
+    for (int i = 1; i <= 65; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[class c%d]\n", i);
+    expect_error_at(text, 71, "too many classes", "64", NULL);
+    char name[80];
+    memset(name, 'x', 64);
+    name[64] = '\0';
+    snprintf(text, sizeof text, HEAD "[nodes %s]\ncores = 2\n", name);
+    expect_error_at(text, 5, "node type name", "expected 1 to 63 characters", NULL);
+    snprintf(text, sizeof text, HEAD NODES "[class %s]\n", name);
+    expect_error_at(text, 7, "class name", "expected 1 to 63 characters", NULL);
+    name[63] = '\0';
+    hsim_err_t e;
+    snprintf(text, sizeof text, HEAD "[nodes %s]\ncores = 2\n[class %s]\n", name, name);
+    CU_ASSERT_EQUAL(parse(text, &e), 0);
+}
+
 static void test_bad_topology(void)
 {
     expect_error_in(SRC_INI, HEAD "[nodes n]\ntopology = lstopo:foo\n", 6, "topology", NULL,
@@ -728,6 +753,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_bad_node_values);
     HSIM_TEST(m, test_device_keys_without_devices);
     HSIM_TEST(m, test_duplicate_node_type);
+    HSIM_TEST(m, test_section_limits);
     HSIM_TEST(m, test_bad_topology);
     HSIM_TEST(m, test_bad_class_speed);
     HSIM_TEST(m, test_unknown_placement);
