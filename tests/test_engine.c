@@ -502,6 +502,20 @@ static const hsim_scheduler_t twice = {
     .submitted = twice_submitted, .schedule = nothing,
 };
 
+/* Starts each job, then reserves it. */
+static int reserve_started_submitted(void *state, const hsim_view_t *v, int32_t job,
+                                     const hsim_decide_t *d)
+{
+    (void)state;
+    int rc = d->start(d->ctx, job);
+    return rc ? rc : d->reserve(d->ctx, job, v->now + S);
+}
+static const hsim_scheduler_t reserve_started = {
+    .name = "reserve-started", .create = bad_create, .destroy = bad_destroy,
+    .submitted = reserve_started_submitted, .schedule = nothing,
+};
+
+/* Each policy's mistake is refused with a message that says what it was. */
 static void test_impossible_decisions(void)
 {
     hsim_workload_t w;
@@ -512,15 +526,26 @@ static void test_impossible_decisions(void)
     hsim_outcome_t out[2];
     hsim_err_t e = {{0}};
     hsim_run_config_t c = config(10, "none", "fcfs", NULL, "user");
-    const hsim_scheduler_t *bad[] = {&greedy, &past, &lazy, &twice};
-    for (int k = 0; k < 4; k++) {
-        c.scheduler = bad[k];
+    static const struct {
+        const hsim_scheduler_t *policy;
+        const char *message;
+    } bad[] = {
+        {&greedy, "policy error: job 1 needs 6 processors, 4 are free at 10 s"},
+        {&past, "policy error: reservation in the past for job 0"},
+        {&lazy, "policy error: 2 jobs still wait after the last event (job 0 first)"},
+        {&twice, "policy error: job index 0 is not waiting"},
+        {&reserve_started, "policy error: reservation for job index 0, which is not waiting"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        c.scheduler = bad[k].policy;
         memset(&e, 0, sizeof e);
         int rc = run(&w, &c, out, &e);
         CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
-        CU_ASSERT_TRUE(e.msg[0] != '\0');
-        if (rc != HSIM_EINPUT)
-            fprintf(stderr, "\nscheduler '%s' was not refused (rc %d)\n", bad[k]->name, rc);
+        if (rc != HSIM_EINPUT || strcmp(e.msg, bad[k].message)) {
+            fprintf(stderr, "\nscheduler '%s': rc %d, '%s'; wanted '%s'\n",
+                    bad[k].policy->name, rc, e.msg, bad[k].message);
+            CU_FAIL("refusal");
+        }
     }
     hsim_workload_free(&w);
 }
