@@ -270,12 +270,6 @@ int hsim_parse_fixed6(const char *s, int64_t *out, const char **end, int *inexac
     return 0;
 }
 
-void hsim_fprint_time(FILE *f, hsim_time_t t)
-{
-    char buf[32];
-    fputs(hsim_format_time(buf, sizeof buf, t), f);
-}
-
 int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
 {
     if (e) {

@@ -88,9 +88,8 @@ void hsim_alloc_fail_after(long n);
 
 /* Seconds <-> hsim_time_t. */
 static inline hsim_time_t hsim_seconds(int64_t s) { return s * HSIM_SECOND; }
-/* Prints t as seconds: "12" for whole seconds, else "12.5" (up to 6 decimals). */
-void hsim_fprint_time(FILE *f, hsim_time_t t);
-/* Same into buf (at least 32 bytes); returns buf. */
+/* Writes t as seconds into buf (at least 32 bytes): "12" for whole
+   seconds, else "12.5" or "-0.000001" (up to 6 decimals); returns buf. */
 char *hsim_format_time(char *buf, size_t size, hsim_time_t t);
 /*
  * Reads [-+]digits[.digits] at s as a value scaled by 10^6 (seconds as an

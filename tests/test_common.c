@@ -158,6 +158,35 @@ static void test_many_large(void)
         hsim_free(p[i]);
 }
 
+static void test_format_time(void)
+{
+    static const struct {
+        hsim_time_t t;
+        const char *text;
+    } cases[] = {
+        {0, "0"},
+        {12 * HSIM_SECOND, "12"},
+        {-12 * HSIM_SECOND, "-12"},
+        {12 * HSIM_SECOND + HSIM_SECOND / 2, "12.5"},
+        {1, "0.000001"},
+        {-1, "-0.000001"},
+        {-HSIM_SECOND / 2, "-0.5"},
+        {-3 * HSIM_SECOND / 2, "-1.5"},
+        {10 * HSIM_SECOND + 250000, "10.25"},
+        {INT64_MAX, "9223372036854.775807"},
+        {INT64_MIN, "-9223372036854.775808"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[32];
+        const char *got = hsim_format_time(buf, sizeof buf, cases[i].t);
+        if (got != buf || strcmp(got, cases[i].text)) {
+            fprintf(stderr, "\n%lld: '%s', wanted '%s'\n", (long long)cases[i].t, got,
+                    cases[i].text);
+            CU_FAIL("hsim_format_time");
+        }
+    }
+}
+
 static void test_ends_with(void)
 {
     CU_ASSERT_TRUE(hsim_ends_with("out/summary.png", ".png"));
@@ -179,4 +208,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_many_large);
     CU_pSuite t = hsim_test_suite("strings");
     HSIM_TEST(t, test_ends_with);
+    HSIM_TEST(t, test_format_time);
 }
