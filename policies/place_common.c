@@ -76,11 +76,6 @@ int hsim_place_fits(const hsim_cluster_t *c, int32_t n, const hsim_ask_t *ask)
                           ask->gpus > 0 ? ask->gpu_milli : 1000, ask->fpgas);
 }
 
-int32_t hsim_place_primary(const hsim_cluster_t *c, int32_t n, int gpu_job)
-{
-    return gpu_job ? c->nodes[n].free_gpus : c->nodes[n].free_cores;
-}
-
 int32_t hsim_place_lowest_fit(const hsim_cluster_t *c, const hsim_request_t *r,
                              const hsim_ask_t *ask, int32_t from, int32_t to)
 {

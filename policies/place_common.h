@@ -112,9 +112,6 @@ size_t hsim_place_types(const hsim_cluster_t *c, const hsim_request_t *r, uint8_
 int hsim_place_fits(const hsim_cluster_t *c, int32_t n, const hsim_ask_t *ask);
 /* Whole free GPUs ask needs on a node: none for a share of one GPU. */
 int32_t hsim_place_whole_gpus(const hsim_ask_t *ask);
-/* Free primary resource of node n: free whole GPUs for GPU jobs, else free
-   cores.  O(1). */
-int32_t hsim_place_primary(const hsim_cluster_t *c, int32_t n, int gpu_job);
 /* The lowest node in [from, to) of a type r may use that fits ask, or -1.
    O(types + log nodes) plus the tree's misses (see hsim_cluster_first_fit). */
 int32_t hsim_place_lowest_fit(const hsim_cluster_t *c, const hsim_request_t *r,
