@@ -321,6 +321,40 @@ static void test_out_of_range_time(void)
     hsim_swf_trace_free(&t);
 }
 
+static char *write_file(const char *dir, const char *name, const char *text, int gzip);
+
+#define JOB_REST " 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n" /* fields 2-18 */
+
+/* Job numbers must not repeat; numbers out of order are fine. */
+static void test_repeated_job_number(void)
+{
+    expect_error("; MaxProcs: 8\n1" JOB_REST "1" JOB_REST, "in.swf:3:", "job number 1 again",
+                 "first at line 2");
+    /* apart, and out of order: the first repeat in the file is named */
+    expect_error("7" JOB_REST "3" JOB_REST "5" JOB_REST "9" JOB_REST "5" JOB_REST "3" JOB_REST,
+                 "in.swf:5:", "job number 5 again", "first at line 3");
+    expect_error("-1" JOB_REST "2" JOB_REST "-1" JOB_REST, "in.swf:3:", "job number -1 again",
+                 "line 1");
+    hsim_swf_trace_t t = parse_ok("3" JOB_REST "1" JOB_REST "2" JOB_REST "10" JOB_REST);
+    CU_ASSERT_EQUAL(t.n_records, 4);
+    hsim_swf_trace_free(&t);
+    /* max_jobs: only the lines read count */
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_swf_parse_string("1" JOB_REST "2" JOB_REST "1" JOB_REST, "in.swf", 2,
+                                          &t, &e), 0);
+    CU_ASSERT_EQUAL(t.n_records, 2);
+    hsim_swf_trace_free(&t);
+    /* from a gzip file too */
+    char *dir = hsim_test_tmpdir("swf-repeat");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char *path = write_file(dir, "r.swf.gz", "4" JOB_REST "4" JOB_REST, 1);
+    int rc = hsim_swf_read(path, 0, &t, &e);
+    CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
+    CU_ASSERT_TRUE(contains(e.msg, "r.swf.gz:2: job number 4 again (first at line 1)"));
+    free(path);
+    free(dir);
+}
+
 static void test_bad_header_integer(void)
 {
     expect_error("; MaxProcs: -5\n", "in.swf:1:", "MaxProcs", "a count >= 0");
@@ -957,6 +991,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_out_of_range_count);
     HSIM_TEST(m, test_out_of_range_time);
     HSIM_TEST(m, test_bad_header_integer);
+    HSIM_TEST(m, test_repeated_job_number);
     CU_pSuite c = hsim_test_suite("swf-clean");
     HSIM_TEST(c, test_clean_pyss);
     HSIM_TEST(c, test_clean_standard);
