@@ -44,7 +44,9 @@ typedef struct hsim_swf_trace {
  * Reads an SWF file (gzip or plain, told apart by content) into t, which the
  * caller owns and frees with hsim_swf_trace_free().  Reads at most max_jobs
  * job lines (0 = all).  Returns 0, HSIM_EIO (cannot open/read), HSIM_EINPUT
- * (a malformed line: e says "path:line: ...") or HSIM_ENOMEM.  O(size).
+ * (a malformed line, or a job number that repeats: e says "path:line: ...")
+ * or HSIM_ENOMEM.  O(size), and O(n log n) in the jobs when their numbers
+ * do not rise.
  */
 int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
                   hsim_err_t *e);
