@@ -256,10 +256,13 @@ static char *next_line(char *str, int num, void *stream)
     }
     if (cut)
         fail(p, "line longer than %d characters", num - 2);
-    const char *s = str;
+    const char *start = str;
+    if (p->line == 1 && !strncmp(start, "\xEF\xBB\xBF", 3))
+        start += 3; /* a UTF-8 byte order mark, which inih skips too */
+    const char *s = start;
     while (*s == ' ' || *s == '\t')
         s++;
-    if (s > str && *s && !strchr(";#\r\n", *s))
+    if (s > start && *s && !strchr(";#\r\n", *s))
         fail(p, "indented line: start keys and sections in the first column (an "
                 "indented line would be read as more of the value above)");
     if (*s == '[')

@@ -502,6 +502,24 @@ static void test_long_line(void)
     }
 }
 
+/* A UTF-8 byte order mark (Windows editors write one) is skipped, from a
+   string and from a file; only on the first line. */
+static void test_byte_order_mark(void)
+{
+    const char *text = "\xEF\xBB\xBF[workload]\npath = t.swf\n[cluster]\nprocessors = 10\n"
+                       "[policy a]\nbackfill = easy\n";
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse(text, "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.processors, 10);
+    CU_ASSERT_EQUAL(load_as_file(text, &e), 0);
+    CU_ASSERT_EQUAL(cfg.n_policies, 1);
+    CU_ASSERT_STRING_EQUAL(cfg.policies[0].scheduler->name, "easy");
+    expect_error_at("\xEF\xBB\xBF[workload]\npath = t.swf\n[policy a]\nbogus = 1\n", 4,
+                    "unknown key 'bogus'", NULL, NULL);
+    expect_error_at("\xEF\xBB\xBF  [workload]\n", 1, "indented line", NULL, NULL);
+    expect_error_at(VALID_HEAD "\xEF\xBB\xBF[cluster]\n", 6, "key = value", NULL, NULL);
+}
+
 /* Two mistakes: the message names the first one in the file. */
 static void test_first_mistake_reported(void)
 {
@@ -569,6 +587,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_first_mistake_reported);
     HSIM_TEST(m, test_indented_line);
     HSIM_TEST(m, test_long_line);
+    HSIM_TEST(m, test_byte_order_mark);
     HSIM_TEST(m, test_missing_path);
     HSIM_TEST(m, test_no_policy);
     HSIM_TEST(m, test_bad_experiment_name);
