@@ -636,6 +636,23 @@ static void test_elasticflow_bad_rows(void)
                "x.csv:4: field 3 (duration)", NULL);
 }
 
+/* A UTF-8 byte order mark before the header is skipped (a CSV saved from a
+   spreadsheet on Windows has one); the first column keeps its name. */
+static void test_byte_order_mark(void)
+{
+    hsim_workload_t w;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(read_text(ELASTICFLOW, "\xEF\xBB\xBF" EF_HEADER "a,0,10,1\nb,5,20,2\n",
+                                    NULL, &w, &e), 0);
+    CU_ASSERT_EQUAL(w.n_jobs, 2);
+    if (w.n_jobs == 2)
+        CU_ASSERT_EQUAL(w.jobs[1].gpus, 2);
+    hsim_workload_free(&w);
+    /* only at the start of the file: elsewhere it is part of a field */
+    expect_bad(ELASTICFLOW, EF_HEADER "a,\xEF\xBB\xBF" "0,10,1\n",
+               "x.csv:2: field 2 (submission_time)", NULL);
+}
+
 static void test_elasticflow_layout(void)
 {
     /* columns by name, CRLF, a quoted id, blank lines, a last line without
@@ -998,6 +1015,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_gavel_io_errors);
     s = hsim_test_suite("gpu_elasticflow");
     HSIM_TEST(s, test_elasticflow_first_jobs);
+    HSIM_TEST(s, test_byte_order_mark);
     HSIM_TEST(s, test_elasticflow_whole_files);
     HSIM_TEST(s, test_elasticflow_bad_rows);
     HSIM_TEST(s, test_elasticflow_layout);

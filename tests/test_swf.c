@@ -325,6 +325,20 @@ static char *write_file(const char *dir, const char *name, const char *text, int
 
 #define JOB_REST " 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n" /* fields 2-18 */
 
+/* A UTF-8 byte order mark before the first line is skipped; elsewhere it
+   is not a number. */
+static void test_byte_order_mark(void)
+{
+    hsim_swf_trace_t t = parse_ok("\xEF\xBB\xBF; MaxProcs: 8\n1" JOB_REST);
+    CU_ASSERT_EQUAL(t.header.max_procs, 8);
+    CU_ASSERT_EQUAL(t.n_records, 1);
+    hsim_swf_trace_free(&t);
+    t = parse_ok("\xEF\xBB\xBF" "1" JOB_REST "2" JOB_REST);
+    CU_ASSERT_EQUAL(t.n_records, 2);
+    hsim_swf_trace_free(&t);
+    expect_error("1" JOB_REST "\xEF\xBB\xBF" "2" JOB_REST, "in.swf:2:", "field 1", NULL);
+}
+
 /* Job numbers must not repeat; numbers out of order are fine. */
 static void test_repeated_job_number(void)
 {
@@ -992,6 +1006,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_out_of_range_time);
     HSIM_TEST(m, test_bad_header_integer);
     HSIM_TEST(m, test_repeated_job_number);
+    HSIM_TEST(m, test_byte_order_mark);
     CU_pSuite c = hsim_test_suite("swf-clean");
     HSIM_TEST(c, test_clean_pyss);
     HSIM_TEST(c, test_clean_standard);

@@ -138,7 +138,7 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
     csv_set_realloc_func(&p, hsim_realloc);
     csv_set_free_func(&p, hsim_free);
     reader_t r = {.path = path, .cb = cb, .ctx = ctx, .e = e, .line = 1, .start_line = 1};
-    int at_line_start = 1, after_cr = 0;
+    int at_line_start = 1, after_cr = 0, first = 1;
     while (!r.rc) {
         int got = gzread(gz, chunk, CHUNK);
         int zerr = Z_OK;
@@ -150,7 +150,12 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
         }
         if (got == 0)
             break;
-        for (const char *s = chunk, *end = chunk + got; s < end && !r.rc;) {
+        const char *from = chunk;
+        if (first && got >= 3 && !memcmp(chunk, "\xEF\xBB\xBF", 3))
+            from += 3; /* a UTF-8 byte order mark (gzread fills the chunk
+                          unless the file ends) */
+        first = 0;
+        for (const char *s = from, *end = chunk + got; s < end && !r.rc;) {
             const char *nl = line_end(s, end);
             size_t len = nl ? (size_t)(nl + 1 - s) : (size_t)(end - s);
             feed(&r, &p, s, len, &at_line_start, &after_cr);
