@@ -445,7 +445,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         return 1;
     case 4:
         if (parse_int(v, 0, INT32_MAX, &c->users))
-            return fail(p, "users: expected a non-negative integer, found '%s'", v);
+            return fail(p, "users: expected an integer in 0..2147483647, found '%s'", v);
         return 1;
     case 5:
         if (parse_double(v, &c->estimate_factor) || c->estimate_factor < 1)
@@ -467,7 +467,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         return 1;
     case 13:
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
-            return fail(p, "max_job_cores: expected a non-negative integer, found '%s'", v);
+            return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
         return 1;
     default:
         if (!strcmp(v, "none"))
@@ -539,7 +539,7 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
             return 0;
         uint64_t x;
         if (parse_u64(v, &x) || x < 1 || x > INT32_MAX)
-            return fail(p, "processors: expected a positive integer, found '%s'", v);
+            return fail(p, "processors: expected an integer in 1..2147483647, found '%s'", v);
         p->c->processors = (int32_t)x;
         p->processors_line = p->line;
         return 1;

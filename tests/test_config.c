@@ -415,10 +415,12 @@ static void test_bad_processors(void)
     expect_error_at(VALID_HEAD "[cluster]\nprocessors = abc\n", 7, "processors", "abc", NULL);
     expect_error_at(VALID_HEAD "[cluster]\nprocessors = 12x\n", 7, "processors", NULL, NULL);
     expect_error_at(VALID_HEAD "[cluster]\nprocessors = 3000000000\n", 7, "processors",
-                    NULL, NULL);
+                    "expected an integer in 1..2147483647", "'3000000000'");
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse(VALID_HEAD "[cluster]\nprocessors = 1\n", "x.ini", &e), 0);
     CU_ASSERT_EQUAL(cfg.processors, 1);
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "[cluster]\nprocessors = 2147483647\n", "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.processors, 2147483647);
 }
 
 static void test_bad_max_jobs(void)
