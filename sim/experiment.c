@@ -262,10 +262,15 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         if (x->has_cluster) {
             hsim_cluster_metrics_t m;
             hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
-            fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f", m.load_imbalance, m.util_cores,
-                    m.util_mem, m.util_fpgas);
-            for (size_t k = 0; k < x->cluster.n_models; k++)
-                fprintf(x->summary, ",%.6f", m.util_gpus[k]);
+            if (s->jobs) {
+                fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f", m.load_imbalance, m.util_cores,
+                        m.util_mem, m.util_fpgas);
+                for (size_t k = 0; k < x->cluster.n_models; k++)
+                    fprintf(x->summary, ",%.6f", m.util_gpus[k]);
+            } else { /* as hsim_report_summary_row(): nothing to measure */
+                for (size_t k = 0; k < 4 + x->cluster.n_models; k++)
+                    fputc(',', x->summary);
+            }
             x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
         }
         x->fig[x->n_done] = s->wait.avg / 3600;

@@ -168,6 +168,8 @@ int hsim_report_summary_header(FILE *f)
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected)
 {
+    if (s->jobs == 0) /* no figure is defined: no cell pretends one */
+        return fprintf(f, "%s,0,,,,,,,,,,,,,,,,,%zu,%zu", policy, s->killed, rejected) < 0;
     return fprintf(f, "%s,%zu,%.3f,%.3f,%.4f,%.3f,%.6f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,"
                       "%.3f,%.4f,%.4f,%.4f,%.6f,%zu,%zu",
                    policy, s->jobs, s->wait.avg, s->turnaround.avg, s->bsld.avg,
@@ -185,6 +187,11 @@ void hsim_report_table_header(FILE *f)
 
 void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s)
 {
+    if (s->jobs == 0) {
+        fprintf(f, "%-18s %8d %11s %11s %9s %9s %6s %8s\n", policy, 0, "-", "-", "-", "-", "-",
+                "-");
+        return;
+    }
     fprintf(f, "%-18s %8zu %11.1f %11.1f %9.2f %9.2f %5.1f%% %8.3f\n", policy, s->jobs,
             s->wait.avg, s->turnaround.avg, s->bsld.avg, s->bsld.p95,
             100.0 * s->utilization, s->fairness);

@@ -26,7 +26,9 @@ int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t 
    comma, a quote or a line break (RFC 4180). */
 void hsim_report_csv_field(FILE *f, const char *s);
 /* summary.csv: the header, then one row per call of hsim_report_summary_row;
-   neither ends the line, so that a caller can append columns. */
+   neither ends the line, so that a caller can append columns.  With no job
+   that ran, the figures are empty cells (only the counts are 0), and the
+   table shows '-'. */
 int hsim_report_summary_header(FILE *f);
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected);

@@ -242,6 +242,24 @@ check "fractional times in jobs.csv" \
            $1 == 2 && $2 == "0.5" && $3 == "1.75" && $4 == "11.75" && $8 == "20.125" { b = 1 }
            END { exit !(a && b) }' "$work/out/frac/a/jobs.csv"
 
+# a trace with no job: every file written, the figures empty, not 0
+printf '; MaxProcs: 4\n' >empty.swf
+cat >empty.ini <<EOF
+[experiment]
+output = $work/out
+[workload]
+path = empty.swf
+[policy a]
+backfill = conservative
+EOF
+run empty.ini
+check "empty trace exits 0" test $rc -eq 0
+check "empty trace: jobs.csv has its header only" test "$(cat "$work/out/empty/a/jobs.csv")" == \
+  "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state"
+check "empty trace: the summary's figures are empty cells" \
+  test "$(sed -n 2p "$work/out/empty/summary.csv")" == "a,0,,,,,,,,,,,,,,,,,0,0,0"
+check "empty trace: the table shows none" grep -qE '^a +0 +- +- +- +- +- +-$' out.txt
+
 # results that cannot be written: a run failure, exit 1
 cat >unwritable.ini <<'EOF'
 [experiment]
