@@ -100,8 +100,10 @@ static void write_classes(const experiment_t *x, const char *policy, const hsim_
         }
         fprintf(x->classes, "%s,", policy);
         hsim_report_csv_field(x->classes, w->classes[k]);
-        fprintf(x->classes, ",%zu,%.3f,%.3f\n", n, n ? jct / (double)n : 0.0,
-                n ? wait / (double)n : 0.0);
+        if (n)
+            fprintf(x->classes, ",%zu,%.3f,%.3f\n", n, jct / (double)n, wait / (double)n);
+        else /* none of its jobs ran: no average, as in summary.csv */
+            fprintf(x->classes, ",0,,\n");
     }
 }
 

@@ -313,6 +313,32 @@ check "swf on nodes: classes named by queue" grep -q '^easy-bf,queue' run1/hpc2n
 check "swf on nodes: the GPUs were used" \
   awk -v u="$(col run1/hpc2n/summary.csv easy-bf util_gpus_v100)" 'BEGIN { exit !(u > 0) }'
 
+# ---- no job runs: the figures are empty cells, not 0 ----
+# One job, turned into a 4-GPU job on a cluster of 2 GPUs: rejected, so its
+# class has no job that ran and the summary has nothing to measure.
+printf '; MaxProcs: 8\n2 0 -1 100 2 -1 -1 2 200 -1 1 1 1 6 -1 -1 -1 -1\n' >none-ran.swf
+cat >none-ran.ini <<EOF
+[experiment]
+output = $work/out
+[workload]
+path = none-ran.swf
+class_by = app
+gpu_share = 1
+gpus_per_job = 4
+[nodes n]
+count = 2
+cores = 4
+gpus = 1
+[policy p]
+EOF
+run none-ran.ini
+check "none ran: exits 0" test $rc -eq 0
+check "none ran: the job is rejected, with the reason" \
+  grep -q '^2,2,"no node type can hold it: 4 cores, 4 GPUs"$' out/none-ran/rejected.csv
+check "none ran: its class has no averages" grep -qx 'p,app6,0,,' out/none-ran/classes.csv
+check "none ran: the summary and cluster figures are empty" \
+  grep -qx 'p,0,,,,,,,,,,,,,,,,,0,1,,,,,0' out/none-ran/summary.csv
+
 # ---- conservative backfilling on nodes ----
 # The same trace and cluster under conservative backfilling: GPU jobs whose
 # reservation the cluster cannot place are deferred, start later than
