@@ -353,9 +353,11 @@ static void release_job(run_t *r, int32_t job)
         r->stats.core_s += secs * p->cores;
         r->stats.mem_s += secs * (double)p->mem_mb;
         r->stats.fpga_s += secs * p->fpgas;
+        double gpu_s = secs * (p->gpus + p->gpu_milli / 1000.0);
+        r->stats.all_gpu_s += gpu_s;
         int m = r->cluster.type_model[r->cluster.nodes[p->node].type];
         if (m >= 0)
-            r->stats.gpu_s[m] += secs * (p->gpus + p->gpu_milli / 1000.0);
+            r->stats.gpu_s[m] += gpu_s;
         r->stats.node_jobs[p->node]++;
     }
     hsim_cluster_give(&r->cluster, a, r->now);

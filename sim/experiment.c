@@ -111,7 +111,7 @@ static void summary_header(const experiment_t *x)
 {
     hsim_report_summary_header(x->summary);
     if (x->has_cluster) {
-        fputs(",load_imbalance,util_cores,util_memory,util_fpgas", x->summary);
+        fputs(",load_imbalance,util_cores,util_memory,util_fpgas,util_gpus", x->summary);
         for (size_t k = 0; k < x->cluster.n_models; k++)
             fprintf(x->summary, ",util_gpus_%s", x->cluster.models[k]);
     }
@@ -265,12 +265,12 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
             hsim_cluster_metrics_t m;
             hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
             if (s->jobs) {
-                fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f", m.load_imbalance, m.util_cores,
-                        m.util_mem, m.util_fpgas);
+                fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f,%.6f", m.load_imbalance,
+                        m.util_cores, m.util_mem, m.util_fpgas, m.util_all_gpus);
                 for (size_t k = 0; k < x->cluster.n_models; k++)
                     fprintf(x->summary, ",%.6f", m.util_gpus[k]);
             } else { /* as hsim_report_summary_row(): nothing to measure */
-                for (size_t k = 0; k < 4 + x->cluster.n_models; k++)
+                for (size_t k = 0; k < 5 + x->cluster.n_models; k++)
                     fputc(',', x->summary);
             }
             x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;

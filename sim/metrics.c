@@ -200,6 +200,8 @@ void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster
         m->util_mem = st->mem_s / ((double)c->total_mem * makespan);
     if (c->total_fpgas)
         m->util_fpgas = st->fpga_s / ((double)c->total_fpgas * makespan);
+    if (c->total_gpus)
+        m->util_all_gpus = st->all_gpu_s / ((double)c->total_gpus * makespan);
     for (size_t k = 0; k < c->n_models; k++) {
         int64_t gpus = 0;
         for (size_t t = 0; t < c->n_types; t++)

@@ -38,6 +38,8 @@ typedef struct hsim_cluster_metrics {
     double util_cores;      /* core-seconds used / (cores x makespan), 0..1 */
     double util_mem;        /* MiB-seconds used / (memory x makespan), 0..1 */
     double util_fpgas;      /* FPGA-seconds used / (FPGAs x makespan) */
+    double util_all_gpus;   /* GPU-seconds used / (GPUs x makespan), all
+                               GPUs, those of no named model included */
     double util_gpus[32];   /* per GPU model of the cluster, likewise */
     double load_imbalance;  /* coefficient of variation (population) of the
                                nodes' busy time: 0 = perfectly even */

@@ -54,7 +54,7 @@ check "gavel: exits 0" test $rc -eq 0
 g=out/gavel-heterogeneity
 policies=(fcfs-first-fit fcfs-best-fit fcfs-round-robin fcfs-hetero)
 check "gavel: summary.csv has the cluster columns" \
-  grep -qE '^policy,.*,load_imbalance,util_cores,util_memory,util_fpgas,util_gpus_k80,util_gpus_p100,util_gpus_v100,expiries$' \
+  grep -qE '^policy,.*,load_imbalance,util_cores,util_memory,util_fpgas,util_gpus,util_gpus_k80,util_gpus_p100,util_gpus_v100,expiries$' \
   "$g/summary.csv"
 check "gavel: summary.csv has 4 policies" test "$(rows "$g/summary.csv")" -eq 4
 check "gavel: summary.csv names them in file order" \
@@ -337,7 +337,7 @@ check "none ran: the job is rejected, with the reason" \
   grep -q '^2,2,"no node type can hold it: 4 cores, 4 GPUs"$' out/none-ran/rejected.csv
 check "none ran: its class has no averages" grep -qx 'p,app6,0,,' out/none-ran/classes.csv
 check "none ran: the summary and cluster figures are empty" \
-  grep -qx 'p,0,,,,,,,,,,,,,,,,,0,1,,,,,0' out/none-ran/summary.csv
+  grep -qx 'p,0,,,,,,,,,,,,,,,,,0,1,,,,,,0' out/none-ran/summary.csv
 
 # ---- conservative backfilling on nodes ----
 # The same trace and cluster under conservative backfilling: GPU jobs whose

@@ -623,6 +623,7 @@ static void test_busy_times_and_stats(void)
     CU_ASSERT_DOUBLE_EQUAL(st.gpu_s[0], 60.0, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(st.gpu_s[1], 40.0, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(st.gpu_s[2], 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(st.all_gpu_s, 100.0, 1e-6);
 
     hsim_cluster_t c;
     CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, t, 4), 0);
@@ -635,10 +636,47 @@ static void test_busy_times_and_stats(void)
     CU_ASSERT_DOUBLE_EQUAL(m.util_fpgas, 25.0 / 200.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(m.util_gpus[0], 0.3, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(m.util_gpus[1], 0.2, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m.util_all_gpus, 100.0 / 400.0, 1e-9);
     double b[] = {100, 60, 30, 40, 25}, mean = 51, var = 0;
     for (int i = 0; i < 5; i++)
         var += (b[i] - mean) * (b[i] - mean) / 5;
     CU_ASSERT_DOUBLE_EQUAL(m.load_imbalance, sqrt(var) / mean, 1e-9);
+    hsim_cluster_free(&c);
+    hsim_free(st.node_busy);
+    hsim_free(st.node_jobs);
+    hsim_workload_free(&w);
+}
+
+/*
+ * GPUs of no named model count in util_gpus, not in any per-model figure:
+ * type g (1 node: 4 cores, 2 GPUs, no model), type v (1 node: 4 cores, 2
+ * GPUs v100).  J0 at 0: 2 GPUs, 40 s (node 0); J1 at 0: 1 GPU, 100 s
+ * (node 0 is full: node 1).  GPU-s 80 + 100 of 4 GPUs over 100 s = 0.45;
+ * v100 alone: 100 / 200.
+ */
+static void test_gpus_of_no_model(void)
+{
+    hsim_node_type_t t[] = {ntype("g", 1, 4, 2, NULL, 1.0), ntype("v", 1, 4, 2, "v100", 1.0)};
+    rig_t r;
+    rig_init(&r, t, 2, 0);
+    hsim_workload_init(&w);
+    add_gpu(&w, 0, 0, 2, 1000, 40, 40);
+    add_gpu(&w, 1, 0, 1, 1000, 100, 100);
+    hsim_outcome_t out[2];
+    hsim_err_t e;
+    hsim_run_stats_t st;
+    CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, "none", "first-fit", HSIM_PACK, out, &st, &e), 0);
+    CU_ASSERT_EQUAL(out[0].node, 0);
+    CU_ASSERT_EQUAL(out[1].node, 1);
+    CU_ASSERT_DOUBLE_EQUAL(st.all_gpu_s, 180.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(st.gpu_s[0], 100.0, 1e-6);
+    hsim_cluster_t c;
+    CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, t, 2), 0);
+    CU_ASSERT_EQUAL(c.n_models, 1);
+    hsim_cluster_metrics_t m;
+    hsim_cluster_metrics_compute(&st, &c, 100.0, &m);
+    CU_ASSERT_DOUBLE_EQUAL(m.util_all_gpus, 180.0 / 400.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m.util_gpus[0], 100.0 / 200.0, 1e-9);
     hsim_cluster_free(&c);
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
@@ -873,6 +911,7 @@ void hsim_test_register(void)
     HSIM_TEST(pl, test_fractional_gpus);
     CU_pSuite st = hsim_test_suite("hetero-stats");
     HSIM_TEST(st, test_busy_times_and_stats);
+    HSIM_TEST(st, test_gpus_of_no_model);
     HSIM_TEST(st, test_reject_impossible);
     HSIM_TEST(st, test_determinism_fcfs);
     HSIM_TEST(st, test_determinism_easy);
