@@ -17,11 +17,13 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <math.h>
 #include <png.h>
 #include <stdint.h>
 #include <string.h>
 
-enum { PANEL_W = 260, PANEL_H = 300, TOP = 50, BOTTOM = 120, SIDE = 30 };
+/* RIGHT: room for the last panel's slanted names past its edge */
+enum { PANEL_W = 260, PANEL_H = 300, TOP = 64, BOTTOM = 120, SIDE = 30, RIGHT = 60 };
 
 static const double palette[][3] = {
     {0.12, 0.47, 0.71}, {1.00, 0.50, 0.05}, {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16},
@@ -57,7 +59,8 @@ static void panel(cairo_t *cr, double x0, const hsim_chart_panel_t *p, const cha
     cairo_stroke(cr);
     double slot = plot_w / (double)n, bar = slot * 0.7;
     for (size_t i = 0; i < n; i++) {
-        double v = p->values[i] > 0 ? p->values[i] : 0;
+        int none = isnan(p->values[i]);
+        double v = !none && p->values[i] > 0 ? p->values[i] : 0;
         double h = v / max * PANEL_H;
         double x = x0 + SIDE + slot * (double)i + (slot - bar) / 2;
         const double *c = palette[i % (sizeof palette / sizeof palette[0])];
@@ -66,7 +69,10 @@ static void panel(cairo_t *cr, double x0, const hsim_chart_panel_t *p, const cha
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
         char buf[32];
-        snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+        if (none)
+            snprintf(buf, sizeof buf, "n/a");
+        else
+            snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
         text_at(cr, x + bar / 2, base - h - 4, buf, 9, 1);
         cairo_save(cr);
         cairo_move_to(cr, x + bar / 2, base + 10);
@@ -124,7 +130,7 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
 {
     if (!n_bars || !n_panels || n_panels > HSIM_CHART_MAX_PANELS)
         return hsim_errf(e, HSIM_EINPUT, "%s: nothing to draw", path);
-    double w = (double)n_panels * PANEL_W, h = TOP + PANEL_H + BOTTOM;
+    double w = (double)n_panels * PANEL_W + RIGHT, h = TOP + PANEL_H + BOTTOM;
     cairo_surface_t *sf;
     unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
     int stride = 0;               /* cairo, then written by write_png() */

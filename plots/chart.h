@@ -15,7 +15,8 @@
 
 typedef struct hsim_chart_panel {
     const char *title;      /* e.g. "average wait (h)" */
-    const double *values;   /* one per bar, >= 0 (negative drawn as 0) */
+    const double *values;   /* one per bar, >= 0 (negative drawn as 0);
+                               NaN: no value (no bar, labelled "n/a") */
 } hsim_chart_panel_t;
 
 /*

@@ -8,6 +8,7 @@
 #include "../plots/chart.h"
 #include "../workloads/swf.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -273,11 +274,12 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
                 for (size_t k = 0; k < 5 + x->cluster.n_models; k++)
                     fputc(',', x->summary);
             }
-            x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
+            x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = s->jobs ? m.load_imbalance : NAN;
         }
-        x->fig[x->n_done] = s->wait.avg / 3600;
-        x->fig[HSIM_MAX_POLICIES + x->n_done] = s->bsld.avg;
-        x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
+        /* with no job that ran, NaN: the chart says n/a */
+        x->fig[x->n_done] = s->jobs ? s->wait.avg / 3600 : NAN;
+        x->fig[HSIM_MAX_POLICIES + x->n_done] = s->jobs ? s->bsld.avg : NAN;
+        x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = s->jobs ? 100 * s->utilization : NAN;
         x->n_done++;
         fprintf(x->summary, ",%llu\n", (unsigned long long)r->st.expiries);
         write_classes(x, pc->name, r->out);

@@ -7,6 +7,7 @@
 #include "plots/chart.h"
 
 #include <cairo.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,8 +44,8 @@ static void test_png_size_and_signature(void)
     CU_ASSERT_EQUAL(draw(path, 2), 0);
     cairo_surface_t *s = cairo_image_surface_create_from_png(path);
     CU_ASSERT_EQUAL(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
-    CU_ASSERT_EQUAL(cairo_image_surface_get_width(s), 2 * 260);  /* a panel each */
-    CU_ASSERT_EQUAL(cairo_image_surface_get_height(s), 50 + 300 + 120);
+    CU_ASSERT_EQUAL(cairo_image_surface_get_width(s), 2 * 260 + 60); /* a panel each */
+    CU_ASSERT_EQUAL(cairo_image_surface_get_height(s), 64 + 300 + 120);
     /* the first bar is drawn in the palette's first colour somewhere in
        the first panel's plot area */
     cairo_surface_flush(s);
@@ -76,6 +77,56 @@ static void test_png_is_byte_identical(void)
     CU_ASSERT_EQUAL(na, nb);
     CU_ASSERT(na == nb && memcmp(x, y, na) == 0);
     CU_ASSERT(memcmp(x, "\x89PNG", 4) == 0);
+    free(x);
+    free(y);
+    free(dir);
+}
+
+/* The pixels of the 1-based bar k of the first panel that are not white,
+   over the whole plot height; -1 when the file cannot be read. */
+static int bar_ink(const char *path, int k)
+{
+    cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return -1;
+    }
+    cairo_surface_flush(s);
+    const unsigned char *px = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s), ink = 0;
+    int slot = (260 - 2 * 30) / 3, x0 = 30 + slot * (k - 1);
+    for (int y = 64; y < 64 + 300; y++)
+        for (int x = x0 + slot / 4; x < x0 + 3 * slot / 4; x++) {
+            const unsigned char *p = px + y * stride + 4 * x;
+            ink += p[0] < 200 || p[1] < 200 || p[2] < 200;
+        }
+    cairo_surface_destroy(s);
+    return ink;
+}
+
+/* NaN is no value: no bar, a label that is not a number's, and the other
+   bars keep their scale. */
+static void test_nan_is_no_value(void)
+{
+    char *dir = hsim_test_tmpdir("chart");
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/nan.png", dir);
+    snprintf(b, sizeof b, "%s/zero.png", dir);
+    const double with_nan[] = {NAN, 2.0, 1.0}, with_zero[] = {0.0, 2.0, 1.0};
+    hsim_chart_panel_t pn = {"p", with_nan}, pz = {"p", with_zero};
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(hsim_chart_bars(a, "t", labels, 3, &pn, 1, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_chart_bars(b, "t", labels, 3, &pz, 1, &e), 0);
+    size_t na = 0, nb = 0;
+    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+    CU_ASSERT(na != nb || memcmp(x, y, na) != 0); /* "n/a", not "0.00" */
+    /* the bars of 2 and 1 are drawn alike in both; the first has no bar */
+    CU_ASSERT(bar_ink(a, 2) > 1000);
+    CU_ASSERT_EQUAL(bar_ink(a, 2), bar_ink(b, 2));
+    CU_ASSERT_EQUAL(bar_ink(a, 3), bar_ink(b, 3));
+    CU_ASSERT(bar_ink(a, 1) < 200); /* the label only */
     free(x);
     free(y);
     free(dir);
@@ -150,6 +201,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_png_size_and_signature);
     HSIM_TEST(s, test_png_is_byte_identical);
     HSIM_TEST(s, test_svg_and_pdf);
+    HSIM_TEST(s, test_nan_is_no_value);
     HSIM_TEST(s, test_errors);
     HSIM_TEST(s, test_png_out_of_memory);
 }
