@@ -26,6 +26,7 @@ typedef struct parse {
     int line;                  /* line being parsed */
     const char *text;          /* string input, or NULL */
     FILE *file;                /* file input, or NULL */
+    int read_errno;            /* why reading the file failed, 0 if not */
     hsim_policy_config_t *policy; /* current [policy X], or NULL */
     hsim_nodes_config_t *nodes;   /* current [nodes X], or NULL */
     hsim_class_config_t *cls;     /* current [class X], or NULL */
@@ -223,7 +224,10 @@ static char *next_line(char *str, int num, void *stream)
     parse_t *p = stream;
     char *got;
     if (p->file) {
+        errno = 0;
         got = fgets(str, num, p->file);
+        if (!got && ferror(p->file))
+            p->read_errno = errno ? errno : EIO; /* a folder, say */
     } else {
         if (!*p->text)
             return NULL;
@@ -970,6 +974,8 @@ int hsim_config_load(const char *path, hsim_config_t *c, hsim_err_t *e)
     parse_t p = {.c = c, .e = e, .file = f};
     int rc = ini_parse_stream(next_line, &p, on_key, &p);
     fclose(f);
+    if (p.read_errno)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, strerror(p.read_errno));
     return finish(&p, rc);
 }
 

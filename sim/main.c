@@ -62,6 +62,18 @@ static int parse_threads(const char *v, int *threads)
     return 0;
 }
 
+/* Prints an error message on stderr.  A message may quote bytes of a bad
+   input file: control characters among them (an escape sequence in a
+   binary file, say) are shown as '?', so that they cannot act on the
+   terminal. */
+static void print_error(const char *msg)
+{
+    fputs("hsim: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+        fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
+    fputc('\n', stderr);
+}
+
 /* hsim gen FILE.ini OUT.swf [OUT.csv] */
 static int gen(int argc, char **argv)
 {
@@ -77,6 +89,7 @@ static int gen(int argc, char **argv)
     int32_t capacity;
     hsim_workload_init(&w);
     int rc = hsim_config_load(argv[2], c, &e);
+    int bad_input = rc != 0; /* the INI itself: missing or malformed */
     if (rc == 0)
         rc = hsim_experiment_load(c, &w, &capacity, &e);
     if (rc == 0) {
@@ -90,10 +103,10 @@ static int gen(int argc, char **argv)
         printf("%s: %zu jobs (%zu rejected) -> %s%s%s\n", c->name, w.n_jobs, w.n_rejected,
                argv[3], argc == 5 ? ", " : "", argc == 5 ? argv[4] : "");
     else
-        fprintf(stderr, "hsim: %s\n", e.msg);
+        print_error(e.msg);
     hsim_workload_free(&w);
     hsim_free(c);
-    return rc == 0 ? 0 : rc == HSIM_EINPUT ? 2 : 1;
+    return rc == 0 ? 0 : bad_input || rc == HSIM_EINPUT ? 2 : 1;
 }
 
 int main(int argc, char **argv)
@@ -154,7 +167,7 @@ int main(int argc, char **argv)
             return 1;
         }
         if (rc) {
-            fprintf(stderr, "hsim: %s\n", e.msg);
+            print_error(e.msg);
             if (bad_input || rc == HSIM_EINPUT)
                 return 2;
             status = 1; /* a run failed, or its results could not be written */

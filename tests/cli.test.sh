@@ -26,6 +26,14 @@ check "unknown option is named" has_err "--frobnicate"
 run nonexistent.ini
 check "missing INI exits 2" test $rc -eq 2
 check "missing INI is named" has_err "nonexistent.ini"
+mkdir -p a-folder.ini
+run a-folder.ini
+check "a folder as INI exits 2" test $rc -eq 2
+check "a folder as INI: cannot read it" has_err "a-folder.ini: cannot read: Is a directory"
+run gen a-folder.ini x.swf
+check "gen: a folder as INI exits 2" test $rc -eq 2
+run gen nonexistent.ini x.swf
+check "gen: missing INI exits 2" test $rc -eq 2
 
 # ---- a small synthetic trace ----
 # 16 processors.  Jobs 1-6 run; job 6 runs past its requested time (killed).
@@ -241,6 +249,16 @@ check "fractional times in jobs.csv" \
   awk -F, '$1 == 1 && $2 == "0.25" && $3 == "0.25" && $4 == "1.75" { a = 1 }
            $1 == 2 && $2 == "0.5" && $3 == "1.75" && $4 == "11.75" && $8 == "20.125" { b = 1 }
            END { exit !(a && b) }' "$work/out/frac/a/jobs.csv"
+
+# a binary trace: its bytes are quoted in the message, control characters
+# (an escape sequence) as '?'
+printf '1 \033[31mred 2\n' >escape.swf
+printf '[workload]\npath = escape.swf\n[cluster]\nprocessors = 4\n[policy p]\n' >escape.ini
+run -q escape.ini
+check "escape sequence in a trace exits 2" test $rc -eq 2
+check "escape sequence: shown as '?'" has_err "field 2 (submit time): expected a number, found '?[31mred'"
+check "escape sequence: no control character in the message" \
+  test "$(tr -d '\n' <err.txt | tr -d '[:print:]' | wc -c)" -eq 0
 
 # a trace with no job: every file written, the figures empty, not 0
 printf '; MaxProcs: 4\n' >empty.swf
