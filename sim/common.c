@@ -310,3 +310,8 @@ int hsim_ends_with(const char *s, const char *suffix)
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && !strcmp(s + n - k, suffix);
 }
+
+size_t hsim_bom_len(const char *s, size_t len)
+{
+    return len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}

@@ -125,4 +125,9 @@ size_t hsim_strlcpy(char *dst, const char *src, size_t size);
 /* 1 when s ends with suffix (a file's extension, say), else 0. */
 int hsim_ends_with(const char *s, const char *suffix);
 
+/* The length of the UTF-8 byte order mark that the len bytes at s start
+   with (some Windows editors write one): 3, or 0 when there is none.
+   Every reader of input files skips it at the start of a file. */
+size_t hsim_bom_len(const char *s, size_t len);
+
 #endif

@@ -261,8 +261,8 @@ static char *next_line(char *str, int num, void *stream)
     if (cut)
         fail(p, "line longer than %d characters", num - 2);
     const char *start = str;
-    if (p->line == 1 && !strncmp(start, "\xEF\xBB\xBF", 3))
-        start += 3; /* a UTF-8 byte order mark, which inih skips too */
+    if (p->line == 1)
+        start += hsim_bom_len(start, strlen(start)); /* as inih does */
     const char *s = start;
     while (*s == ' ' || *s == '\t')
         s++;

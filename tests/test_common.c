@@ -187,6 +187,17 @@ static void test_format_time(void)
     }
 }
 
+static void test_bom_len(void)
+{
+    CU_ASSERT_EQUAL(hsim_bom_len("\xEF\xBB\xBF[x]", 6), 3);
+    CU_ASSERT_EQUAL(hsim_bom_len("\xEF\xBB\xBF", 3), 3);
+    CU_ASSERT_EQUAL(hsim_bom_len("\xEF\xBB\xBF", 2), 0); /* cut short */
+    CU_ASSERT_EQUAL(hsim_bom_len("\xEF\xBB", 2), 0);
+    CU_ASSERT_EQUAL(hsim_bom_len("\xEF\xBBx", 3), 0);
+    CU_ASSERT_EQUAL(hsim_bom_len("[x]", 3), 0);
+    CU_ASSERT_EQUAL(hsim_bom_len("", 0), 0);
+}
+
 static void test_ends_with(void)
 {
     CU_ASSERT_TRUE(hsim_ends_with("out/summary.png", ".png"));
@@ -208,5 +219,6 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_many_large);
     CU_pSuite t = hsim_test_suite("strings");
     HSIM_TEST(t, test_ends_with);
+    HSIM_TEST(t, test_bom_len);
     HSIM_TEST(t, test_format_time);
 }

@@ -150,10 +150,9 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
         }
         if (got == 0)
             break;
-        const char *from = chunk;
-        if (first && got >= 3 && !memcmp(chunk, "\xEF\xBB\xBF", 3))
-            from += 3; /* a UTF-8 byte order mark (gzread fills the chunk
-                          unless the file ends) */
+        /* gzread fills the chunk unless the file ends: a byte order mark
+           is whole in the first one */
+        const char *from = chunk + (first ? hsim_bom_len(chunk, (size_t)got) : 0);
         first = 0;
         for (const char *s = from, *end = chunk + got; s < end && !r.rc;) {
             const char *nl = line_end(s, end);

@@ -204,8 +204,8 @@ static int parse_line(char *line, const char *name, int64_t lineno,
                       size_t max_jobs, hsim_swf_trace_t *t, hsim_err_t *e)
 {
     const char *s = line;
-    if (lineno == 1 && !strncmp(s, "\xEF\xBB\xBF", 3))
-        s += 3; /* a UTF-8 byte order mark */
+    if (lineno == 1)
+        s += hsim_bom_len(s, strlen(s));
     while (*s == ' ' || *s == '\t' || *s == '\r')
         s++;
     if (!*s)
