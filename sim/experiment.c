@@ -101,10 +101,10 @@ static void write_classes(const experiment_t *x, const char *policy, const hsim_
         }
         fprintf(x->classes, "%s,", policy);
         hsim_report_csv_field(x->classes, w->classes[k]);
-        if (n)
-            fprintf(x->classes, ",%zu,%.3f,%.3f\n", n, jct / (double)n, wait / (double)n);
-        else /* none of its jobs ran: no average, as in summary.csv */
-            fprintf(x->classes, ",0,,\n");
+        fprintf(x->classes, ",%zu", n); /* none ran: no average (NaN) */
+        hsim_report_figure(x->classes, 3, n ? jct / (double)n : NAN);
+        hsim_report_figure(x->classes, 3, n ? wait / (double)n : NAN);
+        fputc('\n', x->classes);
     }
 }
 
@@ -265,21 +265,18 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         if (x->has_cluster) {
             hsim_cluster_metrics_t m;
             hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
-            if (s->jobs) {
-                fprintf(x->summary, ",%.6f,%.6f,%.6f,%.6f,%.6f", m.load_imbalance,
-                        m.util_cores, m.util_mem, m.util_fpgas, m.util_all_gpus);
-                for (size_t k = 0; k < x->cluster.n_models; k++)
-                    fprintf(x->summary, ",%.6f", m.util_gpus[k]);
-            } else { /* as hsim_report_summary_row(): nothing to measure */
-                for (size_t k = 0; k < 5 + x->cluster.n_models; k++)
-                    fputc(',', x->summary);
-            }
-            x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = s->jobs ? m.load_imbalance : NAN;
+            const double util[] = {m.load_imbalance, m.util_cores, m.util_mem, m.util_fpgas,
+                                   m.util_all_gpus};
+            for (size_t k = 0; k < sizeof util / sizeof util[0]; k++)
+                hsim_report_figure(x->summary, 6, util[k]);
+            for (size_t k = 0; k < x->cluster.n_models; k++)
+                hsim_report_figure(x->summary, 6, m.util_gpus[k]);
+            x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
         }
-        /* with no job that ran, NaN: the chart says n/a */
-        x->fig[x->n_done] = s->jobs ? s->wait.avg / 3600 : NAN;
-        x->fig[HSIM_MAX_POLICIES + x->n_done] = s->jobs ? s->bsld.avg : NAN;
-        x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = s->jobs ? 100 * s->utilization : NAN;
+        /* NaN when no job ran: n/a in the chart */
+        x->fig[x->n_done] = s->wait.avg / 3600;
+        x->fig[HSIM_MAX_POLICIES + x->n_done] = s->bsld.avg;
+        x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
         x->n_done++;
         fprintf(x->summary, ",%llu\n", (unsigned long long)r->st.expiries);
         write_classes(x, pc->name, r->out);

@@ -180,6 +180,11 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
         s->utilization = area / ((double)capacity * s->makespan);
         s->throughput = (double)k / s->makespan * 3600.0;
     }
+    if (k == 0) { /* no job ran: no figure is defined */
+        const hsim_dist_t none = {NAN, NAN, NAN, NAN};
+        s->wait = s->turnaround = s->bsld = none;
+        s->utilization = s->makespan = s->throughput = s->fairness = NAN;
+    }
     hsim_free(wait);
     hsim_free(tat);
     hsim_free(bsld);
@@ -193,8 +198,13 @@ void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster
                                   double makespan, hsim_cluster_metrics_t *m)
 {
     memset(m, 0, sizeof *m);
-    if (makespan <= 0)
+    if (!(makespan > 0)) { /* no job ran (makespan NaN): none is defined */
+        m->util_cores = m->util_mem = m->util_fpgas = m->util_all_gpus = NAN;
+        m->load_imbalance = NAN;
+        for (size_t k = 0; k < sizeof m->util_gpus / sizeof m->util_gpus[0]; k++)
+            m->util_gpus[k] = NAN;
         return;
+    }
     if (c->total_cores)
         m->util_cores = st->core_s / ((double)c->total_cores * makespan);
     if (c->total_mem)

@@ -45,7 +45,8 @@ typedef struct hsim_cluster_metrics {
                                nodes' busy time: 0 = perfectly even */
 } hsim_cluster_metrics_t;
 
-/* From a run's stats on cluster c (its totals) over makespan seconds. */
+/* From a run's stats on cluster c (its totals) over makespan seconds; every
+   figure NaN when makespan is not > 0 (no job ran). */
 void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster_t *c,
                                   double makespan, hsim_cluster_metrics_t *m);
 
@@ -59,8 +60,9 @@ double hsim_bsld(hsim_time_t submit, hsim_time_t start, hsim_time_t end);
    0 or HSIM_ENOMEM. */
 int hsim_radix_sort(uint64_t *key, double *val, size_t n, uint64_t *tk, double *tv);
 
-/* Computes s from the outcomes of a run of w on capacity processors.
-   0 or HSIM_ENOMEM.  O(n). */
+/* Computes s from the outcomes of a run of w on capacity processors; when
+   no job ran, every figure but the counts is NaN (none is defined).  0 or
+   HSIM_ENOMEM.  O(n). */
 int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
                          int32_t capacity, hsim_summary_t *s);
 

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -165,18 +166,32 @@ int hsim_report_summary_header(FILE *f)
                  "fairness,killed,rejected", f) < 0;
 }
 
+void hsim_report_figure(FILE *f, int decimals, double v)
+{
+    if (isnan(v))
+        fputc(',', f);
+    else
+        fprintf(f, ",%.*f", decimals, v);
+}
+
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected)
 {
-    if (s->jobs == 0) /* no figure is defined: no cell pretends one */
-        return fprintf(f, "%s,0,,,,,,,,,,,,,,,,,%zu,%zu", policy, s->killed, rejected) < 0;
-    return fprintf(f, "%s,%zu,%.3f,%.3f,%.4f,%.3f,%.6f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,"
-                      "%.3f,%.4f,%.4f,%.4f,%.6f,%zu,%zu",
-                   policy, s->jobs, s->wait.avg, s->turnaround.avg, s->bsld.avg,
-                   s->wait.max, s->utilization, s->makespan, s->throughput,
-                   s->wait.median, s->wait.p95, s->turnaround.median, s->turnaround.p95,
-                   s->turnaround.max, s->bsld.median, s->bsld.p95, s->bsld.max,
-                   s->fairness, s->killed, rejected) < 0;
+    const struct {
+        double v;
+        int decimals;
+    } cells[] = {
+        {s->wait.avg, 3},        {s->turnaround.avg, 3},    {s->bsld.avg, 4},
+        {s->wait.max, 3},        {s->utilization, 6},       {s->makespan, 3},
+        {s->throughput, 4},      {s->wait.median, 3},       {s->wait.p95, 3},
+        {s->turnaround.median, 3}, {s->turnaround.p95, 3},  {s->turnaround.max, 3},
+        {s->bsld.median, 4},     {s->bsld.p95, 4},          {s->bsld.max, 4},
+        {s->fairness, 6},
+    };
+    fprintf(f, "%s,%zu", policy, s->jobs);
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
+        hsim_report_figure(f, cells[i].decimals, cells[i].v);
+    return fprintf(f, ",%zu,%zu", s->killed, rejected) < 0;
 }
 
 void hsim_report_table_header(FILE *f)
@@ -185,14 +200,21 @@ void hsim_report_table_header(FILE *f)
             "avg_tat_s", "avg_bsld", "p95_bsld", "util", "fairness");
 }
 
+/* A table cell: v with that many decimals and the suffix, or "-" for NaN
+   (no value). */
+static const char *cell(char buf[32], double v, int decimals, const char *suffix)
+{
+    if (isnan(v))
+        return "-";
+    snprintf(buf, 32, "%.*f%s", decimals, v, suffix);
+    return buf;
+}
+
 void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s)
 {
-    if (s->jobs == 0) {
-        fprintf(f, "%-18s %8d %11s %11s %9s %9s %6s %8s\n", policy, 0, "-", "-", "-", "-", "-",
-                "-");
-        return;
-    }
-    fprintf(f, "%-18s %8zu %11.1f %11.1f %9.2f %9.2f %5.1f%% %8.3f\n", policy, s->jobs,
-            s->wait.avg, s->turnaround.avg, s->bsld.avg, s->bsld.p95,
-            100.0 * s->utilization, s->fairness);
+    char c[6][32];
+    fprintf(f, "%-18s %8zu %11s %11s %9s %9s %6s %8s\n", policy, s->jobs,
+            cell(c[0], s->wait.avg, 1, ""), cell(c[1], s->turnaround.avg, 1, ""),
+            cell(c[2], s->bsld.avg, 2, ""), cell(c[3], s->bsld.p95, 2, ""),
+            cell(c[4], 100.0 * s->utilization, 1, "%"), cell(c[5], s->fairness, 3, ""));
 }

@@ -26,10 +26,13 @@ int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t 
    comma, a quote or a line break (RFC 4180). */
 void hsim_report_csv_field(FILE *f, const char *s);
 /* summary.csv: the header, then one row per call of hsim_report_summary_row;
-   neither ends the line, so that a caller can append columns.  With no job
-   that ran, the figures are empty cells (only the counts are 0), and the
-   table shows '-'. */
+   neither ends the line, so that a caller can append columns.  A figure
+   that is NaN (none is defined: no job ran) is an empty cell, and '-' in
+   the table. */
 int hsim_report_summary_header(FILE *f);
+/* Appends one figure to a CSV row: ",<v>" with that many decimals, or ","
+   (an empty cell) when v is NaN. */
+void hsim_report_figure(FILE *f, int decimals, double v);
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected);
 /* The comparison table on stdout. */

@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,9 +168,39 @@ static void test_summary_bits(void)
     gsl_rng_free(rng);
 }
 
+/* No job ran (one submitted, none started): no figure is defined, every
+   one is NaN, the counts are 0; the cluster figures over such a makespan
+   are NaN too. */
+static void test_no_job_ran(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    hsim_job_t j = {.id = 1, .line = 1, .submit = hsim_seconds(5), .procs = 4, .user = 1,
+                    .estimate = hsim_seconds(10), .runtime = hsim_seconds(10)};
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_add(&w, &j), 0);
+    hsim_outcome_t out = {.start = -1, .end = -1, .fate = HSIM_FATE_PENDING, .node = -1};
+    hsim_summary_t s;
+    CU_ASSERT_EQUAL_FATAL(hsim_metrics_compute(&w, &out, 64, &s), 0);
+    CU_ASSERT_EQUAL(s.jobs, 0);
+    CU_ASSERT_EQUAL(s.killed, 0);
+    const double figures[] = {s.wait.avg, s.wait.median, s.wait.p95, s.wait.max,
+                              s.turnaround.avg, s.turnaround.max, s.bsld.avg, s.bsld.p95,
+                              s.utilization, s.makespan, s.throughput, s.fairness};
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+        CU_ASSERT(isnan(figures[i]));
+    hsim_run_stats_t st = {0};
+    hsim_cluster_t c = {0};
+    hsim_cluster_metrics_t m;
+    hsim_cluster_metrics_compute(&st, &c, s.makespan, &m);
+    CU_ASSERT(isnan(m.util_cores) && isnan(m.util_all_gpus) && isnan(m.load_imbalance));
+    CU_ASSERT(isnan(m.util_gpus[0]));
+    hsim_workload_free(&w);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("metrics");
     HSIM_TEST(s, test_radix_sort);
     HSIM_TEST(s, test_summary_bits);
+    HSIM_TEST(s, test_no_job_ran);
 }
