@@ -85,17 +85,25 @@ static int valid_name(const char *s)
     return 1;
 }
 
-/* Reports a name that valid_name() refuses, saying which rule it breaks
-   (note follows the expectation); 1 when it did, 0 for a valid name. */
+/* Reports a name that is empty or too long (note follows the
+   expectation); 1 when it did, else 0. */
+static int length_refused(parse_t *p, const char *what, const char *name, const char *note)
+{
+    size_t len = strlen(name);
+    if (len > 0 && len < HSIM_NAME_MAX)
+        return 0;
+    fail(p, "%s '%.60s%s': expected 1 to %d characters%s", what, name, len > 60 ? "..." : "",
+         HSIM_NAME_MAX - 1, note);
+    return 1;
+}
+
+/* Reports a name that valid_name() refuses, saying which rule it breaks;
+   1 when it did, 0 for a valid name. */
 static int name_refused(parse_t *p, const char *what, const char *name, const char *note)
 {
     if (valid_name(name))
         return 0;
-    size_t len = strlen(name);
-    if (len == 0 || len >= HSIM_NAME_MAX)
-        fail(p, "%s '%.60s%s': expected 1 to %d characters%s", what, name,
-             len > 60 ? "..." : "", HSIM_NAME_MAX - 1, note);
-    else
+    if (!length_refused(p, what, name, note))
         fail(p, "%s '%s': expected letters, digits, '-', '_' or '.'%s", what, name, note);
     return 1;
 }
@@ -135,11 +143,8 @@ static void open_class(parse_t *p, const char *name)
 {
     name = skip_blanks(name);
     hsim_config_t *c = p->c;
-    if (!*name || strlen(name) >= HSIM_NAME_MAX) {
-        fail(p, "class name '%.60s%s': expected 1 to %d characters", name,
-             strlen(name) > 60 ? "..." : "", HSIM_NAME_MAX - 1);
+    if (length_refused(p, "class name", name, ""))
         return;
-    }
     for (size_t i = 0; i < c->n_classes; i++)
         if (!strcmp(c->classes[i].name, name)) {
             fail(p, "class '%s' is defined twice (first at line %d)", name, c->classes[i].line);
