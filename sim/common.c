@@ -315,3 +315,9 @@ size_t hsim_bom_len(const char *s, size_t len)
 {
     return len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
+
+const char *hsim_without_path(const char *msg, const char *path)
+{
+    size_t n = strlen(path);
+    return !strncmp(msg, path, n) && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
+}

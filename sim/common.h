@@ -130,4 +130,9 @@ int hsim_ends_with(const char *s, const char *suffix);
    Every reader of input files skips it at the start of a file. */
 size_t hsim_bom_len(const char *s, size_t len);
 
+/* msg without a leading "<path>: ", when it has one: zlib's gzerror()
+   names the file itself, and hsim's messages name it once, before the
+   line number. */
+const char *hsim_without_path(const char *msg, const char *path);
+
 #endif

@@ -538,7 +538,10 @@ static void test_gavel_io_errors(void)
     fclose(in);
     fclose(out);
     CU_ASSERT_EQUAL(read_kind(GAVEL, f.path, NULL, &w, &e), HSIM_EIO);
-    check_contains(e.msg, "read error");
+    check_contains(e.msg, ": read error: unexpected end of file (is the file cut short?)");
+    const char *at = strstr(e.msg, f.path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    CU_ASSERT_PTR_NULL(strstr(at + strlen(f.path), f.path)); /* named once */
     hsim_workload_free(&w);
     drop_file(&f);
 }

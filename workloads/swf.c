@@ -295,7 +295,7 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
         int got = gzread(gz, buf + have, (unsigned)(CHUNK - have));
         if (got < 0) {
             int zerr;
-            const char *msg = gzerror(gz, &zerr);
+            const char *msg = hsim_without_path(gzerror(gz, &zerr), path);
             rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s", path,
                            (long long)lineno + 1, msg);
             break;
@@ -303,7 +303,7 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
         if (got == 0) {
             /* zlib reports a cut or damaged stream only here */
             int zerr;
-            const char *msg = gzerror(gz, &zerr);
+            const char *msg = hsim_without_path(gzerror(gz, &zerr), path);
             if (zerr != Z_OK && zerr != Z_STREAM_END) {
                 rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s (is the file cut short?)",
                                path, (long long)lineno + 1, msg);
