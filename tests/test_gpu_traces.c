@@ -523,6 +523,9 @@ static void test_gavel_io_errors(void)
                     HSIM_EIO);
     check_contains(e.msg, "none.trace.gz: cannot open");
     hsim_workload_free(&w);
+    CU_ASSERT_EQUAL(read_kind(GAVEL, GPU_DIR "gavel-philly", NULL, &w, &e), HSIM_EIO);
+    CU_ASSERT_STRING_EQUAL(e.msg, GPU_DIR "gavel-philly: cannot read: Is a directory");
+    hsim_workload_free(&w);
     hsim_throughputs_t t;
     CU_ASSERT_EQUAL(hsim_throughputs_read(GPU_DIR "nothing.csv", &t, &e), HSIM_EIO);
     hsim_throughputs_free(&t);

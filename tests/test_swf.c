@@ -624,6 +624,10 @@ static void test_read_errors(void)
     char want[600];
     snprintf(want, sizeof want, "%s:2:", path);
     CU_ASSERT_TRUE(contains(e.msg, want));
+    /* a folder opens, and its first read fails: the system's reason, no line */
+    CU_ASSERT_EQUAL(hsim_swf_read(dir, 0, &t, &e), HSIM_EIO);
+    snprintf(want, sizeof want, "%s: cannot read: Is a directory", dir);
+    CU_ASSERT_STRING_EQUAL(e.msg, want);
     remove(path);
     free(path);
     remove(dir);

@@ -143,6 +143,10 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
         int got = gzread(gz, chunk, CHUNK);
         int zerr = Z_OK;
         const char *zmsg = got <= 0 ? hsim_without_path(gzerror(gz, &zerr), path) : NULL;
+        if (got < 0 && zerr == Z_ERRNO) { /* the system's: a folder, say */
+            r.rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, zmsg);
+            break;
+        }
         if (got < 0 || (got == 0 && zerr != Z_OK && zerr != Z_STREAM_END)) {
             r.rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s%s", path,
                              (long long)r.line, zmsg,

@@ -296,8 +296,11 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
         if (got < 0) {
             int zerr;
             const char *msg = hsim_without_path(gzerror(gz, &zerr), path);
-            rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s", path,
-                           (long long)lineno + 1, msg);
+            if (zerr == Z_ERRNO) /* the system's: a folder, say */
+                rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, msg);
+            else
+                rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s", path,
+                               (long long)lineno + 1, msg);
             break;
         }
         if (got == 0) {
