@@ -62,15 +62,37 @@ static int parse_threads(const char *v, int *threads)
     return 0;
 }
 
+/* The length of the UTF-8 character at p: 1 to 4, or 0 when the bytes
+   there are not one (a stray continuation byte, a sequence cut short, a
+   lead byte that no character starts with). */
+static int utf8_len(const unsigned char *p)
+{
+    int n = *p < 0x80 ? 1 : *p >= 0xC2 && *p <= 0xDF ? 2 : *p >= 0xE0 && *p <= 0xEF ? 3
+          : *p >= 0xF0 && *p <= 0xF4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
 /* Prints an error message on stderr.  A message may quote bytes of a bad
    input file: control characters among them (an escape sequence in a
-   binary file, say) are shown as '?', so that they cannot act on the
-   terminal. */
+   binary file, say) and bytes that are not UTF-8 are shown as '?', so
+   that they cannot act on the terminal or garble it.  UTF-8 text (a
+   file name, say) is kept. */
 static void print_error(const char *msg)
 {
     fputs("hsim: ", stderr);
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
-        fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p;) {
+        int n = utf8_len(p);
+        if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+            fputc('?', stderr);
+            p++;
+        } else {
+            fwrite(p, 1, (size_t)n, stderr);
+            p += n;
+        }
+    }
     fputc('\n', stderr);
 }
 

@@ -259,6 +259,14 @@ check "escape sequence in a trace exits 2" test $rc -eq 2
 check "escape sequence: shown as '?'" has_err "field 2 (submit time): expected a number, found '?[31mred'"
 check "escape sequence: no control character in the message" \
   test "$(tr -d '\n' <err.txt | tr -d '[:print:]' | wc -c)" -eq 0
+# bytes that are not UTF-8 as '?' (a stray continuation byte, a lead byte
+# no character starts with, a sequence cut short); UTF-8 kept
+printf '1 \x80\xff\xe2\x82x\xc3\xa9\xe2\x82\xac 2\n' >binary.swf
+sed 's/escape.swf/binary.swf/' escape.ini >binary.ini
+run -q binary.ini
+check "bytes not UTF-8 in a trace exit 2" test $rc -eq 2
+check "bytes not UTF-8: shown as '?', UTF-8 kept" \
+  has_err $'field 2 (submit time): expected a number, found \'????x\xc3\xa9\xe2\x82\xac\''
 
 # a trace with no job: every file written, the figures empty, not 0
 printf '; MaxProcs: 4\n' >empty.swf
