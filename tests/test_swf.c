@@ -310,7 +310,21 @@ static void test_out_of_range_time(void)
     expect_error("1 0 0 10 4 -1 -1 2 99999999999.5 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
                  "field 9", "99999999999.5");
     expect_error("9223372036858 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
-                 "field 1", "expected a number");
+                 "field 1", "number out of range, found '9223372036858'");
+    /* past the fixed-point range: a time or a count names its range, the
+       other fields and a negative number say out of range */
+    expect_error("1 99999999999999999999 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n",
+                 "in.swf:1:", "field 2",
+                 "expected seconds up to 10000000000 (317 years), found '99999999999999999999'");
+    expect_error("1 -99999999999999999999 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n",
+                 "in.swf:1:", "field 2", "number out of range, found '-99999999999999999999'");
+    expect_error("1 0 0 10 99999999999999999999 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n",
+                 "in.swf:1:", "field 5",
+                 "expected -1 or a count up to 2147483647, found '99999999999999999999'");
+    expect_error("1 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 9223372036855 -1\n", "in.swf:1:",
+                 "field 17", "number out of range");
+    expect_error("1 0 0 10 4 -1 99999999999999999999 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 7", "number out of range");
     expect_error("1 9223372036854.9 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
                  "field 2", NULL);
     /* the largest time accepted */

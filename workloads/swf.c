@@ -29,12 +29,13 @@ static int is_time_field(int f) { return f == 1 || f == 2 || f == 3 || f == 8 ||
 static int is_ignored_field(int f) { return f == 5 || f == 6 || f == 9; }
 
 /* A number at s (no leading blanks) that ends at a blank or at the end of
-   the line, as hsim_parse_fixed6() reads it; -1 for anything else. */
+   the line, as hsim_parse_fixed6() reads it: 0; -2 for one past its range
+   (*out saturated); -1 for anything else. */
 static int parse_fixed(const char *s, int64_t *out, const char **end, int *inexact)
 {
     int rc = hsim_parse_fixed6(s, out, end, inexact);
     const char *e = *end;
-    return rc || (*e && *e != ' ' && *e != '\t' && *e != '\r') ? -1 : 0;
+    return rc == -1 || (*e && *e != ' ' && *e != '\t' && *e != '\r') ? -1 : rc;
 }
 
 /* How much of the field at s an error message quotes: up to 40 bytes. */
@@ -149,9 +150,16 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
                              name, (long long)lineno, HSIM_SWF_FIELDS, n + 1);
         }
         int inexact;
-        if (parse_fixed(s, &v[n], &end, &inexact))
+        int rc = parse_fixed(s, &v[n], &end, &inexact);
+        if (rc == -1)
             return hsim_errf(e, HSIM_EINPUT,
                              "%s:%lld: field %d (%s): expected a number, found '%.*s'",
+                             name, (long long)lineno, n + 1, field_names[n], shown(s), s);
+        /* past the fixed-point range: the checks below name the range of
+           a time or a count that is too large; the rest is said here */
+        if (rc == -2 && (v[n] < 0 || n == 0 || n == 16 || is_ignored_field(n)))
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: field %d (%s): number out of range, found '%.*s'",
                              name, (long long)lineno, n + 1, field_names[n], shown(s), s);
         if (is_time_field(n) && v[n] > HSIM_MAX_SECONDS * 1000000)
             return hsim_errf(e, HSIM_EINPUT,
@@ -160,17 +168,17 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
                              name, (long long)lineno, n + 1, field_names[n],
                              (long long)HSIM_MAX_SECONDS, shown(s), s);
         if (!is_time_field(n) && !is_ignored_field(n)) {
-            if (inexact || v[n] % 1000000 != 0)
+            if (rc == 0 && (inexact || v[n] % 1000000 != 0))
                 return hsim_errf(e, HSIM_EINPUT,
                                  "%s:%lld: field %d (%s): expected an integer, found '%.*s'",
-                                 name, (long long)lineno, n + 1, field_names[n],
-                                 (int)(end - s), s);
+                                 name, (long long)lineno, n + 1, field_names[n], shown(s), s);
             v[n] /= 1000000;
             if (n != 0 && n != 16 && (v[n] > INT32_MAX || v[n] < -1))
                 return hsim_errf(e, HSIM_EINPUT,
-                                 "%s:%lld: field %d (%s): expected -1 or a count up to %d, found %lld",
-                                 name, (long long)lineno, n + 1, field_names[n],
-                                 INT32_MAX, (long long)v[n]);
+                                 "%s:%lld: field %d (%s): expected -1 or a count up to %d, "
+                                 "found '%.*s'",
+                                 name, (long long)lineno, n + 1, field_names[n], INT32_MAX,
+                                 shown(s), s);
         }
         s = end;
         n++;
