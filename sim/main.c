@@ -1,8 +1,9 @@
 /*
  * main.c - the hsim command: hsim [options] FILE.ini...
  *
- * Exit status: 0 on success, 1 when a run failed, 2 for bad usage or bad
- * input (the message names the file and line).
+ * Exit status: 0 on success, 1 when a run failed (or what it printed could
+ * not be written), 2 for bad usage or bad input (the message names the file
+ * and line).
  */
 #include "experiment.h"
 
@@ -10,6 +11,8 @@
 #include "../policies/registry.h"
 #include "../workloads/swf.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +134,7 @@ static int gen(int argc, char **argv)
     return rc == 0 ? 0 : bad_input || rc == HSIM_EINPUT ? 2 : 1;
 }
 
-int main(int argc, char **argv)
+static int cli(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return gen(argc, argv);
@@ -196,6 +199,24 @@ int main(int argc, char **argv)
         }
         if (!opt.quiet && i + 1 < argc)
             putchar('\n');
+    }
+    return status;
+}
+
+/* Runs the command, then makes sure that what it printed reached standard
+   output: a table written to a full disk, say, is an error (exit 1), not a
+   silent loss.  (A closed pipe stops hsim with SIGPIPE first, as it does
+   any command.) */
+int main(int argc, char **argv)
+{
+    int status = cli(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno)
+            fprintf(stderr, "hsim: standard output: cannot write: %s\n", strerror(errno));
+        else
+            fprintf(stderr, "hsim: standard output: cannot write\n");
+        return status ? status : 1;
     }
     return status;
 }

@@ -122,6 +122,25 @@ run good.ini
 check "without -q, a table on stdout" test -s out.txt
 check "the table names each policy" has_out "cons"
 
+# a table that cannot be written (a full disk) is an error, not a silent
+# loss; with -q nothing is written, so nothing fails
+if [[ -w /dev/full ]]; then
+  "$hsim" good.ini >/dev/full 2>err.txt
+  rc=$?
+  check "a table on a full disk exits 1" test $rc -eq 1
+  check "a table on a full disk: says so" has_err "hsim: standard output: cannot write"
+  "$hsim" --help >/dev/full 2>err.txt
+  rc=$?
+  check "--help on a full disk exits 1" test $rc -eq 1
+  check "--help on a full disk: the system's reason" \
+    has_err "hsim: standard output: cannot write: No space left on device"
+  "$hsim" -q good.ini >/dev/full 2>err.txt
+  rc=$?
+  check "-q on a full disk exits 0" test $rc -eq 0
+else
+  echo "skip a full disk: no /dev/full"
+fi
+
 # the same experiment, run again: byte-identical
 cp -r "$res" "$work/first"
 run -q good.ini
