@@ -399,8 +399,11 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         rc = run_policies(&x, o, e);
     if (rc == 0)
         rc = write_chart(&x, dir, x.n_done, e);
-    int rc2 = hsim_report_close(x.summary, spath, e);
-    int rc3 = hsim_report_close(x.classes, cpath, e);
+    /* the first error is the one to report: a jobs.csv that filled the
+       disk, not the summary that found it full after it */
+    hsim_err_t later = {{0}};
+    int rc2 = hsim_report_close(x.summary, spath, rc ? &later : e);
+    int rc3 = hsim_report_close(x.classes, cpath, rc || rc2 ? &later : e);
     if (!rc)
         rc = rc2 ? rc2 : rc3;
     hsim_free(x.fig);

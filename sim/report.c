@@ -43,8 +43,10 @@ int hsim_report_close(FILE *f, const char *path, hsim_err_t *e)
     if (!f)
         return 0;
     int bad = ferror(f);
+    errno = 0;
     if (fclose(f) || bad)
-        return hsim_errf(e, HSIM_EIO, "%s: write failed", path);
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
+                         errno ? strerror(errno) : "write error");
     return 0;
 }
 

@@ -137,6 +137,23 @@ if [[ -w /dev/full ]]; then
   "$hsim" -q good.ini >/dev/full 2>err.txt
   rc=$?
   check "-q on a full disk exits 0" test $rc -eq 0
+  # results files on a full disk: the first that fails is named, with the
+  # system's reason, not the summary that found the disk full after it
+  cp -r "$res" "$work/full-before"
+  ln -sf /dev/full "$res/fcfs/jobs.csv"
+  ln -sf /dev/full "$res/summary.csv"
+  run -q good.ini
+  check "jobs.csv on a full disk exits 1" test $rc -eq 1
+  check "jobs.csv on a full disk: named first, with the reason" \
+    has_err "good.ini: $res/fcfs/jobs.csv: cannot write: No space left on device"
+  rm -rf "$res"
+  mv "$work/full-before" "$res"
+  run gen good.ini /dev/full
+  check "gen: SWF on a full disk exits 1" test $rc -eq 1
+  check "gen: SWF on a full disk, the reason" has_err "/dev/full: cannot write: No space left on device"
+  run gen good.ini gen.swf /dev/full
+  check "gen: CSV on a full disk exits 1" test $rc -eq 1
+  check "gen: CSV on a full disk, the reason" has_err "/dev/full: cannot write: No space left on device"
 else
   echo "skip a full disk: no /dev/full"
 fi

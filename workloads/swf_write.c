@@ -21,7 +21,8 @@
 typedef struct sink {
     FILE *f;              /* plain file, or NULL */
     gzFile gz;            /* gzip file, or NULL */
-    int failed;           /* 1 once a write failed */
+    int failed;           /* 1 once a write failed... */
+    int err;              /* ...and errno then, when it was set */
 } sink_t;
 
 static int sink_open(sink_t *s, const char *path, hsim_err_t *e)
@@ -45,10 +46,13 @@ static void sink_put(sink_t *s, const char *text, size_t len)
 {
     if (s->failed || !len)
         return;
+    errno = 0;
     if (s->f)
         s->failed = fwrite(text, 1, len, s->f) != len;
     else
         s->failed = gzwrite(s->gz, text, (unsigned)len) != (int)len;
+    if (s->failed)
+        s->err = errno;
 }
 
 static void sink_printf(sink_t *s, const char *fmt, ...)
@@ -76,9 +80,10 @@ static int sink_close(sink_t *s, const char *path, hsim_err_t *e)
         failed |= fclose(s->f) != 0;
     else
         failed |= gzclose(s->gz) != Z_OK;
+    int err = s->err ? s->err : errno; /* the first failure's reason */
     if (failed)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
-                         errno ? strerror(errno) : "write error");
+                         err ? strerror(err) : "write error");
     return 0;
 }
 
