@@ -20,12 +20,8 @@ static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
 {
     hsim_swf_trace_t t;
     int rc = hsim_swf_read(c->trace, c->max_jobs, &t, e);
-    if (rc) {
-        if (rc == HSIM_EIO && strstr(e->msg, "cannot open"))
-            hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot open trace '%s'", c->path,
-                      c->trace_line, c->trace);
-        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
-    }
+    if (rc)
+        return rc;
     *capacity = machine;
     if (*capacity <= 0) {
         if (t.header.max_procs > 0 && t.header.max_procs <= INT32_MAX)
@@ -159,6 +155,29 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
     return 0;
 }
 
+/* An input file that cannot be opened or read ("<file>: cannot open: ...",
+   a folder, say) is bad input, and its message names the experiment too:
+   the trace by the line of its path key, another file (Gavel's
+   throughputs) by the INI's name.  A read error at a line of the file
+   (a gzip stream cut short) names that line, as a malformed line does.
+   Returns HSIM_EINPUT. */
+static int unreadable(const hsim_config_t *c, hsim_err_t *e)
+{
+    static const char *const verbs[] = {"open", "read"};
+    size_t n = strlen(c->trace);
+    for (size_t i = 0; i < 2; i++) {
+        char head[32];
+        int len = snprintf(head, sizeof head, ": cannot %s: ", verbs[i]);
+        hsim_err_t was = *e;
+        if (!strncmp(e->msg, c->trace, n) && !strncmp(e->msg + n, head, (size_t)len))
+            return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s trace '%s': %s", c->path,
+                             c->trace_line, verbs[i], c->trace, was.msg + n + (size_t)len);
+        if (strstr(e->msg, head))
+            return hsim_errf(e, HSIM_EINPUT, "%s: %s", c->path, was.msg);
+    }
+    return HSIM_EINPUT;
+}
+
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
                          int32_t *capacity, hsim_err_t *e)
 {
@@ -187,7 +206,7 @@ int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
         rc = generate(c, w, machine, e);
     }
     if (rc == HSIM_EIO)
-        rc = HSIM_EINPUT; /* an unreadable input file is bad input */
+        rc = unreadable(c, e);
     if (rc == 0 && *capacity <= 0 && !c->alibaba_nodes[0]) /* else the cluster says */
         rc = hsim_errf(e, HSIM_EINPUT, "%s: no machine size: set [cluster] processors", c->path);
     if (rc)

@@ -213,7 +213,31 @@ EOF
 run -q missing-trace.ini
 check "missing trace exits 2" test $rc -eq 2
 check "missing trace: the INI file and line" has_err "missing-trace.ini:4:"
-check "missing trace: the trace" has_err "no-such-trace.swf"
+check "missing trace: the trace and the reason" \
+  has_err "missing-trace.ini:4: cannot open trace './no-such-trace.swf': No such file or directory"
+mkdir -p a-folder.swf
+sed 's/no-such-trace.swf/a-folder.swf/' missing-trace.ini >folder-trace.ini
+run -q folder-trace.ini
+check "a folder as trace exits 2" test $rc -eq 2
+check "a folder as trace: the INI line and the reason" \
+  has_err "folder-trace.ini:4: cannot read trace './a-folder.swf': Is a directory"
+# another input file that is missing: named with the experiment's INI
+cat >missing-throughputs.ini <<'EOF'
+[workload]
+format = gavel
+path = no-such-trace.csv
+throughputs = no-such-throughputs.csv
+[nodes v100]
+count = 1
+cores = 8
+gpus = 4
+gpu_model = v100
+[policy a]
+EOF
+run -q missing-throughputs.ini
+check "missing throughputs exits 2" test $rc -eq 2
+check "missing throughputs: the INI, the file and the reason" \
+  has_err "missing-throughputs.ini: ./no-such-throughputs.csv: cannot open: No such file or directory"
 
 cat >malformed.swf <<'EOF'
 ; MaxProcs: 16
