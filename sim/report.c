@@ -17,9 +17,13 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
         if (*p == '/' || !*p) {
             char saved = *p;
             *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: %s", buf,
-                                 strerror(errno));
+            if (mkdir(buf, 0777)) {
+                int err = errno; /* EEXIST is fine for a folder, not a file */
+                struct stat st;
+                if (err != EEXIST || stat(buf, &st) || !S_ISDIR(st.st_mode))
+                    return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: %s", buf,
+                                     strerror(err));
+            }
             *p = saved;
             if (!saved)
                 break;

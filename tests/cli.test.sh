@@ -122,6 +122,15 @@ run good.ini
 check "without -q, a table on stdout" test -s out.txt
 check "the table names each policy" has_out "cons"
 
+# a file where a results folder must go: named, exit 1
+mkdir -p "$work/blocked/small"
+touch "$work/blocked/small/easy"
+sed "s#^output = .*#output = $work/blocked#" good.ini >blocked.ini
+run -q blocked.ini
+check "a file in the way of a results folder exits 1" test $rc -eq 1
+check "a file in the way of a results folder: named" \
+  has_err "blocked.ini: $work/blocked/small/easy: cannot create folder: File exists"
+
 # a table that cannot be written (a full disk) is an error, not a silent
 # loss; with -q nothing is written, so nothing fails
 if [[ -w /dev/full ]]; then
