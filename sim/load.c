@@ -31,8 +31,8 @@ static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
         else {
             hsim_swf_trace_free(&t);
             return hsim_errf(e, HSIM_EINPUT,
-                             "%s: %s has no MaxProcs or MaxNodes header: set "
-                             "[cluster] processors", c->path, c->trace);
+                             "%s: %s gives no machine size (no MaxProcs or MaxNodes "
+                             "header above 0): set [cluster] processors", c->path, c->trace);
         }
     }
     rc = hsim_swf_clean(&t, c->clean, *capacity, w);

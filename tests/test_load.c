@@ -96,8 +96,12 @@ static void test_capacity_from_headers(void)
     CU_ASSERT_EQUAL(capacity_of("; MaxProcs: 32\n; MaxNodes: 8\n", 100, &e), 100);
     CU_ASSERT_EQUAL(capacity_of("; Computer: no size\n", 48, &e), 48);
     CU_ASSERT_EQUAL(capacity_of("; Computer: no size\n", 0, &e), -1);
-    if (!hsim_test_message_ok(e.msg, ini, "has no MaxProcs or MaxNodes header",
-                              "set [cluster] processors", NULL))
+    if (!hsim_test_message_ok(e.msg, ini, "gives no machine size (no MaxProcs or MaxNodes "
+                              "header above 0)", "set [cluster] processors", NULL))
+        CU_FAIL("error message");
+    /* 0 and -1 are no size either */
+    CU_ASSERT_EQUAL(capacity_of("; MaxProcs: 0\n; MaxNodes: -1\n", 0, &e), -1);
+    if (!hsim_test_message_ok(e.msg, ini, "gives no machine size", NULL, NULL))
         CU_FAIL("error message");
 }
 
