@@ -134,6 +134,33 @@ static int gen(int argc, char **argv)
     return rc == 0 ? 0 : bad_input || rc == HSIM_EINPUT ? 2 : 1;
 }
 
+/* Reads every INI before any experiment runs, so that a mistake in the
+   last of many files is reported at once, not after the replays of the
+   others; each bad file's first mistake is printed.  0; 2 when a file is
+   bad; 1 when out of memory. */
+static int check_all(int n, char **files)
+{
+    hsim_config_t *c = hsim_malloc(sizeof *c);
+    if (!c) {
+        fprintf(stderr, "hsim: out of memory\n");
+        return 1;
+    }
+    int status = 0;
+    for (int i = 0; i < n && status != 1; i++) {
+        hsim_err_t e = {{0}};
+        int rc = hsim_config_load(files[i], c, &e);
+        if (rc == HSIM_ENOMEM) {
+            fprintf(stderr, "hsim: %s: out of memory\n", files[i]);
+            status = 1;
+        } else if (rc) {
+            print_error(e.msg);
+            status = 2;
+        }
+    }
+    hsim_free(c);
+    return status;
+}
+
 static int cli(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "gen"))
@@ -174,7 +201,9 @@ static int cli(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    int status = 0;
+    int status = check_all(argc - first_file, argv + first_file);
+    if (status)
+        return status;
     for (int i = first_file; i < argc; i++) {
         hsim_config_t *c = hsim_malloc(sizeof *c);
         if (!c) {
@@ -183,7 +212,7 @@ static int cli(int argc, char **argv)
         }
         hsim_err_t e = {{0}};
         int rc = hsim_config_load(argv[i], c, &e);
-        int bad_input = rc != 0; /* the INI itself: missing or malformed */
+        int bad_input = rc != 0; /* changed since check_all() read it */
         if (rc == 0)
             rc = hsim_experiment_run(c, &opt, &e);
         hsim_free(c);

@@ -130,6 +130,11 @@ run -q blocked.ini
 check "a file in the way of a results folder exits 1" test $rc -eq 1
 check "a file in the way of a results folder: named" \
   has_err "blocked.ini: $work/blocked/small/easy: cannot create folder: File exists"
+# a run that failed does not stop the experiments after it
+rm -rf "$work/out"
+run -q blocked.ini good.ini
+check "a failed run, then a good one: exits 1" test $rc -eq 1
+check "a failed run, then a good one: that one ran" test -f "$work/out/small/summary.csv"
 
 # a table that cannot be written (a full disk) is an error, not a silent
 # loss; with -q nothing is written, so nothing fails
@@ -276,11 +281,20 @@ run -q syntax.ini
 check "syntax error exits 2" test $rc -eq 2
 check "syntax error: the line" has_err "syntax.ini:3:"
 
-# a good experiment followed by a bad one: exit 2, the good one was written
+# every INI is read before any experiment runs: a mistake in a later file
+# stops the lot at once, each bad file's mistake printed
 rm -rf "$work/out"
-run -q good.ini unknown-key.ini
-check "good then bad INI exits 2" test $rc -eq 2
-check "good then bad INI: the good one ran" test -f "$work/out/small/summary.csv"
+run -q good.ini unknown-key.ini syntax.ini
+check "good then bad INIs exit 2" test $rc -eq 2
+check "good then bad INIs: nothing ran" test ! -e "$work/out/small"
+check "good then bad INIs: the first bad one named" has_err "unknown-key.ini:4:"
+check "good then bad INIs: the second bad one named" has_err "syntax.ini:3:"
+# a mistake found only when an experiment loads its trace: what ran before
+# it was written
+run -q good.ini malformed.ini good.ini
+check "good then bad trace exits 2" test $rc -eq 2
+check "good then bad trace: the good one ran" test -f "$work/out/small/summary.csv"
+check "good then bad trace: the trace named" has_err "malformed.swf:3:"
 
 # a trace without MaxProcs or MaxNodes, and no [cluster] processors
 cat >noheader.swf <<'EOF'
