@@ -134,18 +134,22 @@ static int gen(int argc, char **argv)
     return rc == 0 ? 0 : bad_input || rc == HSIM_EINPUT ? 2 : 1;
 }
 
+typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
+
 /* Reads every INI before any experiment runs, so that a mistake in the
    last of many files is reported at once, not after the replays of the
-   others; each bad file's first mistake is printed.  0; 2 when a file is
-   bad; 1 when out of memory. */
+   others; each bad file's first mistake is printed.  Two experiments that
+   would write one results folder (a copied INI whose name was kept, the
+   same file twice) are a mistake too: the second would overwrite the
+   first's results.  0; 2 when a file is bad; 1 when out of memory.
+   O(n^2) comparisons of folder names for n files. */
 static int check_all(int n, char **files)
 {
     hsim_config_t *c = hsim_malloc(sizeof *c);
-    if (!c) {
+    results_dir_t *dirs = hsim_calloc((size_t)n, sizeof *dirs);
+    int status = !c || !dirs;
+    if (status)
         fprintf(stderr, "hsim: out of memory\n");
-        return 1;
-    }
-    int status = 0;
     for (int i = 0; i < n && status != 1; i++) {
         hsim_err_t e = {{0}};
         int rc = hsim_config_load(files[i], c, &e);
@@ -155,9 +159,25 @@ static int check_all(int n, char **files)
         } else if (rc) {
             print_error(e.msg);
             status = 2;
+        } else {
+            size_t len = strlen(c->output);
+            while (len > 1 && c->output[len - 1] == '/')
+                len--; /* results/ is results */
+            snprintf(dirs[i], sizeof dirs[i], "%.*s/%s", (int)len, c->output, c->name);
+            for (int k = 0; k < i; k++) {
+                if (strcmp(dirs[k], dirs[i]))
+                    continue;
+                hsim_errf(&e, HSIM_EINPUT, "%s: its results would go to %s, as those of %s "
+                          "do: set another [experiment] name or output", files[i], dirs[i],
+                          files[k]);
+                print_error(e.msg);
+                status = 2;
+                break;
+            }
         }
     }
     hsim_free(c);
+    hsim_free(dirs);
     return status;
 }
 

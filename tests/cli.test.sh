@@ -291,10 +291,26 @@ check "good then bad INIs: the first bad one named" has_err "unknown-key.ini:4:"
 check "good then bad INIs: the second bad one named" has_err "syntax.ini:3:"
 # a mistake found only when an experiment loads its trace: what ran before
 # it was written
-run -q good.ini malformed.ini good.ini
+sed 's/^name = small$/name = small-after/' good.ini >good-after.ini
+run -q good.ini malformed.ini good-after.ini
 check "good then bad trace exits 2" test $rc -eq 2
 check "good then bad trace: the good one ran" test -f "$work/out/small/summary.csv"
 check "good then bad trace: the trace named" has_err "malformed.swf:3:"
+check "good then bad trace: hsim stopped there" test ! -e "$work/out/small-after"
+# two experiments that would write one results folder: the second would
+# overwrite the first's results, so nothing runs
+rm -rf "$work/out"
+cp good.ini copy-of-good.ini
+run -q good.ini copy-of-good.ini
+check "two INIs, one results folder: exits 2" test $rc -eq 2
+check "two INIs, one results folder: says so" \
+  has_err "copy-of-good.ini: its results would go to $work/out/small, as those of good.ini do: set another [experiment] name or output"
+check "two INIs, one results folder: nothing ran" test ! -e "$work/out/small"
+sed "s#^output = .*#output = $work/out//#" good.ini >slash.ini
+run -q good.ini slash.ini
+check "one results folder, output with a trailing slash: exits 2" test $rc -eq 2
+run -q good.ini good.ini
+check "one INI twice: exits 2" test $rc -eq 2
 
 # a trace without MaxProcs or MaxNodes, and no [cluster] processors
 cat >noheader.swf <<'EOF'
