@@ -164,15 +164,15 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
 static int unreadable(const hsim_config_t *c, hsim_err_t *e)
 {
     static const char *const verbs[] = {"open", "read"};
+    const hsim_err_t was = *e;
     size_t n = strlen(c->trace);
     for (size_t i = 0; i < 2; i++) {
         char head[32];
         int len = snprintf(head, sizeof head, ": cannot %s: ", verbs[i]);
-        hsim_err_t was = *e;
-        if (!strncmp(e->msg, c->trace, n) && !strncmp(e->msg + n, head, (size_t)len))
+        if (!strncmp(was.msg, c->trace, n) && !strncmp(was.msg + n, head, (size_t)len))
             return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s trace '%s': %s", c->path,
                              c->trace_line, verbs[i], c->trace, was.msg + n + (size_t)len);
-        if (strstr(e->msg, head))
+        if (strstr(was.msg, head))
             return hsim_errf(e, HSIM_EINPUT, "%s: %s", c->path, was.msg);
     }
     return HSIM_EINPUT;
