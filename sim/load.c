@@ -164,6 +164,8 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
 static int unreadable(const hsim_config_t *c, hsim_err_t *e)
 {
     static const char *const verbs[] = {"open", "read"};
+    if (!e)
+        return HSIM_EINPUT;
     const hsim_err_t was = *e;
     size_t n = strlen(c->trace);
     for (size_t i = 0; i < 2; i++) {
