@@ -111,7 +111,9 @@ double hsim_strtod(const char *s, char **end);
  * "file:line: what was expected, what was found".
  */
 typedef struct hsim_err {
-    char msg[512];
+    char msg[4096]; /* room for two paths of HSIM_PATH_MAX (an INI and a
+                       trace, say) and the words around them, so that the
+                       reason at the end is never cut off */
 } hsim_err_t;
 
 /* Formats msg into e (when e is not NULL) and returns code. */

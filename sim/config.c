@@ -972,6 +972,10 @@ static int finish(parse_t *p, int ini_rc)
 
 int hsim_config_load(const char *path, hsim_config_t *c, hsim_err_t *e)
 {
+    size_t len = strlen(path);
+    if (len >= sizeof c->path) /* its folder would be cut: traces not found */
+        return hsim_errf(e, HSIM_EINPUT, "%.60s...%s: a path of %zu characters: expected "
+                         "at most %zu", path, path + len - 20, len, sizeof c->path - 1);
     set_defaults(c, path);
     FILE *f = fopen(path, "r");
     if (!f)

@@ -26,6 +26,27 @@ check "unknown option is named" has_err "--frobnicate"
 run nonexistent.ini
 check "missing INI exits 2" test $rc -eq 2
 check "missing INI is named" has_err "nonexistent.ini"
+# long paths: the system's reason is never cut off the message; an INI
+# whose path is too long for hsim is refused, not read with a cut folder
+long=$(printf 'a%.0s' {1..300})
+run "$long.ini"
+check "an INI name of 300 characters exits 2" test $rc -eq 2
+check "an INI name of 300 characters: the reason" has_err "$long.ini: cannot open: File name too long"
+part=$(printf 'd%.0s' {1..180})
+deep="$part/$part/$part/$part/$part"
+mkdir -p "$deep"
+printf '[workload]\npath = no-such.swf\n[cluster]\nprocessors = 8\n[policy a]\n' >"$deep/x.ini"
+run -q "$deep/x.ini"
+check "a missing trace, two paths of 900 characters: exits 2" test $rc -eq 2
+check "a missing trace, two paths of 900 characters: the reason, whole" \
+  has_err "$deep/x.ini:2: cannot open trace '$deep/no-such.swf': No such file or directory"
+deep="$deep/$part/$part"
+mkdir -p "$deep"
+printf '[workload]\nformat = lublin\njobs = 10\n[cluster]\nprocessors = 8\n[policy a]\n' >"$deep/x.ini"
+run -q "$deep/x.ini"
+check "an INI path of 1,272 characters exits 2" test $rc -eq 2
+check "an INI path of 1,272 characters: says so" has_err "/x.ini: a path of 1272 characters: expected at most 1023"
+rm -rf "$part"
 mkdir -p a-folder.ini
 run a-folder.ini
 check "a folder as INI exits 2" test $rc -eq 2
