@@ -387,8 +387,11 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
             return 0;
         if (!*v)
             return fail(p, "output: expected a folder, found nothing");
-        if (hsim_strlcpy(c->output, v, sizeof c->output) >= sizeof c->output)
+        size_t len = hsim_strlcpy(c->output, v, sizeof c->output);
+        if (len >= sizeof c->output)
             return fail(p, "output: longer than %zu characters", sizeof c->output - 1);
+        while (len > 1 && c->output[len - 1] == '/')
+            c->output[--len] = '\0'; /* results/ is results: one spelling in messages */
     } else if (!strcmp(key, "seed")) {
         if (!first_time(p, &p->seen_exp, 4, key))
             return 0;

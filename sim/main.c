@@ -160,10 +160,7 @@ static int check_all(int n, char **files)
             print_error(e.msg);
             status = 2;
         } else {
-            size_t len = strlen(c->output);
-            while (len > 1 && c->output[len - 1] == '/')
-                len--; /* results/ is results */
-            snprintf(dirs[i], sizeof dirs[i], "%.*s/%s", (int)len, c->output, c->name);
+            snprintf(dirs[i], sizeof dirs[i], "%s/%s", c->output, c->name);
             for (int k = 0; k < i; k++) {
                 if (strcmp(dirs[k], dirs[i]))
                     continue;

@@ -178,6 +178,14 @@ static void test_relative_paths(void)
     CU_ASSERT_EQUAL_FATAL(parse("[experiment]\noutput = res\n[workload]\npath = t.swf\n"
                                 "[policy p]\n", "a/b.ini", &e), 0);
     CU_ASSERT_STRING_EQUAL(cfg.output, "res");
+    /* trailing slashes dropped, so that messages and the check for two
+       experiments in one folder see one spelling; the root stays */
+    CU_ASSERT_EQUAL_FATAL(parse("[experiment]\noutput = res//\n[workload]\npath = t.swf\n"
+                                "[policy p]\n", "a/b.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.output, "res");
+    CU_ASSERT_EQUAL_FATAL(parse("[experiment]\noutput = /\n[workload]\npath = t.swf\n"
+                                "[policy p]\n", "a/b.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.output, "/");
 }
 
 /* Writes text to the file at path. */
