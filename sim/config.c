@@ -24,9 +24,7 @@ typedef struct parse {
     int rc;                    /* first error */
     int err_line;              /* its line */
     int line;                  /* line being parsed */
-    const char *text;          /* string input, or NULL */
-    FILE *file;                /* file input, or NULL */
-    int read_errno;            /* why reading the file failed, 0 if not */
+    const char *text;          /* the input, read up to here */
     hsim_policy_config_t *policy; /* current [policy X], or NULL */
     hsim_nodes_config_t *nodes;   /* current [nodes X], or NULL */
     hsim_class_config_t *cls;     /* current [class X], or NULL */
@@ -227,44 +225,23 @@ static void open_section(parse_t *p, const char *line)
 static char *next_line(char *str, int num, void *stream)
 {
     parse_t *p = stream;
-    char *got;
-    if (p->file) {
-        errno = 0;
-        got = fgets(str, num, p->file);
-        if (!got && ferror(p->file))
-            p->read_errno = errno ? errno : EIO; /* a folder, say */
-    } else {
-        if (!*p->text)
-            return NULL;
-        size_t n = strcspn(p->text, "\n");
-        size_t room = (size_t)num - 2; /* as from a file, whose newline takes one */
-        size_t take = n < room ? n : room;
-        memcpy(str, p->text, take);
-        str[take] = '\0';
-        p->text += take;
-        if (*p->text == '\n')
-            p->text++;
-        got = str;
-    }
-    if (!got)
+    if (!*p->text)
         return NULL;
+    size_t n = strcspn(p->text, "\n");
+    size_t room = (size_t)num - 2; /* a line and its newline fill inih's buffer */
+    size_t take = n < room ? n : room;
+    memcpy(str, p->text, take);
+    str[take] = '\0';
+    p->text += take;
+    if (*p->text == '\n')
+        p->text++;
     p->line++;
-    int cut = 0; /* the line did not fit inih's buffer */
-    if (p->file) {
-        if (!strchr(str, '\n') && !feof(p->file)) {
-            cut = 1;
-            int ch;
-            while ((ch = fgetc(p->file)) != EOF && ch != '\n')
-                ;
-        }
-    } else if (*p->text && p->text[-1] != '\n') {
-        cut = 1;
+    if (*p->text && p->text[-1] != '\n') { /* the line did not fit */
         p->text += strcspn(p->text, "\n");
         if (*p->text)
             p->text++;
-    }
-    if (cut)
         fail(p, "line longer than %d characters", num - 2);
+    }
     const char *start = str;
     if (p->line == 1)
         start += hsim_bom_len(start, strlen(start)); /* as inih does */
@@ -276,7 +253,7 @@ static char *next_line(char *str, int num, void *stream)
                 "indented line would be read as more of the value above)");
     if (*s == '[')
         open_section(p, s);
-    return got;
+    return str;
 }
 
 static int parse_u64(const char *v, uint64_t *out)
@@ -973,22 +950,64 @@ static int finish(parse_t *p, int ini_rc)
     return 0;
 }
 
-int hsim_config_load(const char *path, hsim_config_t *c, hsim_err_t *e)
+int hsim_config_read(const char *path, char **text, hsim_err_t *e)
 {
+    *text = NULL;
     size_t len = strlen(path);
-    if (len >= sizeof c->path) /* its folder would be cut: traces not found */
+    if (len >= HSIM_PATH_MAX) /* its folder would be cut: traces not found */
         return hsim_errf(e, HSIM_EINPUT, "%.60s...%s: a path of %zu characters: expected "
-                         "at most %zu", path, path + len - 20, len, sizeof c->path - 1);
-    set_defaults(c, path);
-    FILE *f = fopen(path, "r");
+                         "at most %d", path, path + len - 20, len, HSIM_PATH_MAX - 1);
+    FILE *f = fopen(path, "rb");
     if (!f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    parse_t p = {.c = c, .e = e, .file = f};
-    int rc = ini_parse_stream(next_line, &p, on_key, &p);
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (n >= HSIM_INI_MAX_BYTES) {
+            rc = hsim_errf(e, HSIM_EINPUT, "%s: more than %d bytes: expected an INI file "
+                           "(not a trace, say)", path, HSIM_INI_MAX_BYTES);
+            break;
+        }
+        if (hsim_grow(&buf, &cap, n + 4096 + 1, 1)) {
+            rc = HSIM_ENOMEM;
+            break;
+        }
+        errno = 0;
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) /* a folder, say */
+                rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path,
+                               strerror(errno ? errno : EIO));
+            break;
+        }
+    }
     fclose(f);
-    if (p.read_errno)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, strerror(p.read_errno));
-    return finish(&p, rc);
+    const char *nul = rc ? NULL : memchr(buf, '\0', n);
+    if (nul) {
+        int line = 1;
+        for (const char *s = buf; s < nul; s++)
+            line += *s == '\n';
+        rc = hsim_errf(e, HSIM_EINPUT, "%s:%d: a NUL byte: expected a text file", path, line);
+    }
+    if (rc) {
+        hsim_free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return 0;
+}
+
+int hsim_config_load(const char *path, hsim_config_t *c, hsim_err_t *e)
+{
+    char *text;
+    int rc = hsim_config_read(path, &text, e);
+    if (rc == 0)
+        rc = hsim_config_parse_string(text, path, c, e);
+    hsim_free(text);
+    return rc;
 }
 
 int hsim_config_parse_string(const char *text, const char *path, hsim_config_t *c,

@@ -94,9 +94,21 @@ typedef struct hsim_config {
     size_t n_classes;
 } hsim_config_t;
 
-/* Reads path into c.  0, HSIM_EIO or HSIM_EINPUT (e has file:line: what). */
+#define HSIM_INI_MAX_BYTES (4 << 20) /* an INI file's size, at most: lines
+                                        hold 198 characters, and the
+                                        sections are few */
+
+/* Reads the INI file at path whole into *text, NUL-terminated, so that it
+   can be parsed twice (checked before any experiment runs, then run) even
+   when it is a pipe (hsim <(sed ... x.ini)).  The caller frees *text with
+   hsim_free().  0; HSIM_EIO when it cannot be opened or read (a folder);
+   HSIM_EINPUT for a path longer than HSIM_PATH_MAX - 1, a NUL byte (not a
+   text file) or more than HSIM_INI_MAX_BYTES; HSIM_ENOMEM.  O(size). */
+int hsim_config_read(const char *path, char **text, hsim_err_t *e);
+/* Reads path into c: hsim_config_read(), then hsim_config_parse_string().
+   0, HSIM_EIO, HSIM_EINPUT (e has file:line: what) or HSIM_ENOMEM. */
 int hsim_config_load(const char *path, hsim_config_t *c, hsim_err_t *e);
-/* Same from a string; path is used for messages and relative paths. */
+/* Parses text into c; path is used for messages and relative paths. */
 int hsim_config_parse_string(const char *text, const char *path, hsim_config_t *c,
                              hsim_err_t *e);
 

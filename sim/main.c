@@ -136,25 +136,27 @@ static int gen(int argc, char **argv)
 
 typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
 
-/* Reads every INI before any experiment runs, so that a mistake in the
-   last of many files is reported at once, not after the replays of the
-   others; each bad file's first mistake is printed.  Two experiments that
-   would write one results folder (a copied INI whose name was kept, the
-   same file twice) are a mistake too: the second would overwrite the
-   first's results.  0; 2 when a file is bad; 1 when out of memory.
-   O(n^2) comparisons of folder names for n files. */
-static int check_all(int n, char **files)
+/* Reads every INI file whole into texts[] (freed by the caller) and parses
+   it before any experiment runs, so that a mistake in the last of many
+   files is reported at once, not after the replays of the others; each bad
+   file's first mistake is printed.  What is checked is what runs: the runs
+   parse these texts, not the files again (a pipe, hsim <(sed ... x.ini),
+   reads once).  Two experiments that would write one results folder (a
+   copied INI whose name was kept, the same file twice) are a mistake too:
+   the second would overwrite the first's results.  0; 2 when a file is
+   bad; 1 when out of memory.  O(n^2) comparisons of folder names for n
+   files. */
+static int check_all(int n, char **files, char **texts)
 {
     hsim_config_t *c = hsim_malloc(sizeof *c);
     results_dir_t *dirs = hsim_calloc((size_t)n, sizeof *dirs);
     int status = !c || !dirs;
-    if (status)
-        fprintf(stderr, "hsim: out of memory\n");
     for (int i = 0; i < n && status != 1; i++) {
         hsim_err_t e = {{0}};
-        int rc = hsim_config_load(files[i], c, &e);
+        int rc = hsim_config_read(files[i], &texts[i], &e);
+        if (rc == 0)
+            rc = hsim_config_parse_string(texts[i], files[i], c, &e);
         if (rc == HSIM_ENOMEM) {
-            fprintf(stderr, "hsim: %s: out of memory\n", files[i]);
             status = 1;
         } else if (rc) {
             print_error(e.msg);
@@ -173,8 +175,46 @@ static int check_all(int n, char **files)
             }
         }
     }
+    if (status == 1)
+        fprintf(stderr, "hsim: out of memory\n");
     hsim_free(c);
     hsim_free(dirs);
+    return status;
+}
+
+/* Runs the n experiments whose INI texts check_all() read, in order.  A
+   run that fails does not stop the others (1 at the end); bad input found
+   when a workload loads stops there (2). */
+static int run_all(int n, char **files, char **texts, const hsim_experiment_options_t *opt)
+{
+    hsim_config_t *c = hsim_malloc(sizeof *c);
+    if (!c) {
+        fprintf(stderr, "hsim: out of memory\n");
+        return 1;
+    }
+    int status = 0;
+    for (int i = 0; i < n; i++) {
+        hsim_err_t e = {{0}};
+        int rc = hsim_config_parse_string(texts[i], files[i], c, &e);
+        if (rc == 0)
+            rc = hsim_experiment_run(c, opt, &e);
+        if (rc == HSIM_ENOMEM) {
+            fprintf(stderr, "hsim: %s: out of memory\n", files[i]);
+            status = 1;
+            break;
+        }
+        if (rc) {
+            print_error(e.msg);
+            if (rc == HSIM_EINPUT) {
+                status = 2;
+                break;
+            }
+            status = 1; /* a run failed, or its results could not be written */
+        }
+        if (!opt->quiet && i + 1 < n)
+            putchar('\n');
+    }
+    hsim_free(c);
     return status;
 }
 
@@ -218,34 +258,18 @@ static int cli(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    int status = check_all(argc - first_file, argv + first_file);
-    if (status)
-        return status;
-    for (int i = first_file; i < argc; i++) {
-        hsim_config_t *c = hsim_malloc(sizeof *c);
-        if (!c) {
-            fprintf(stderr, "hsim: out of memory\n");
-            return 1;
-        }
-        hsim_err_t e = {{0}};
-        int rc = hsim_config_load(argv[i], c, &e);
-        int bad_input = rc != 0; /* changed since check_all() read it */
-        if (rc == 0)
-            rc = hsim_experiment_run(c, &opt, &e);
-        hsim_free(c);
-        if (rc == HSIM_ENOMEM) {
-            fprintf(stderr, "hsim: %s: out of memory\n", argv[i]);
-            return 1;
-        }
-        if (rc) {
-            print_error(e.msg);
-            if (bad_input || rc == HSIM_EINPUT)
-                return 2;
-            status = 1; /* a run failed, or its results could not be written */
-        }
-        if (!opt.quiet && i + 1 < argc)
-            putchar('\n');
+    int n = argc - first_file;
+    char **texts = hsim_calloc((size_t)n, sizeof *texts);
+    if (!texts) {
+        fprintf(stderr, "hsim: out of memory\n");
+        return 1;
     }
+    int status = check_all(n, argv + first_file, texts);
+    if (status == 0)
+        status = run_all(n, argv + first_file, texts, &opt);
+    for (int i = 0; i < n; i++)
+        hsim_free(texts[i]);
+    hsim_free(texts);
     return status;
 }
 

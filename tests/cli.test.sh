@@ -333,6 +333,23 @@ check "one results folder, output with a trailing slash: exits 2" test $rc -eq 2
 run -q good.ini good.ini
 check "one INI twice: exits 2" test $rc -eq 2
 
+# an INI read through a pipe: checked, then run, from one reading
+sed -e "s#^path = .*#path = $work/small.swf#" -e 's/^name = small$/name = piped/' good.ini >piped.txt
+run -q <(cat piped.txt)
+check "an INI through a pipe exits 0" test $rc -eq 0
+[[ $rc -eq 0 ]] || sed 's/^/    /' err.txt
+check "an INI through a pipe: its results" test -f "$work/out/piped/summary.csv"
+# not an INI file: a NUL byte (a binary file), or megabytes (a trace)
+printf '[workload]\npath = a\0b.swf\n' >nul.ini
+run nul.ini
+check "a NUL byte in an INI exits 2" test $rc -eq 2
+check "a NUL byte in an INI: its line" has_err "nul.ini:2: a NUL byte: expected a text file"
+yes '; a comment line' | head -c 5000000 >huge.ini
+run huge.ini
+check "an INI of 5 MB exits 2" test $rc -eq 2
+check "an INI of 5 MB: says so" has_err "huge.ini: more than 4194304 bytes: expected an INI file (not a trace, say)"
+rm -f huge.ini
+
 # a trace without MaxProcs or MaxNodes, and no [cluster] processors
 cat >noheader.swf <<'EOF'
 1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
