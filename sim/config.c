@@ -964,7 +964,7 @@ int hsim_config_read(const char *path, char **text, hsim_err_t *e)
     size_t n = 0, cap = 0;
     int rc = 0;
     for (;;) {
-        if (n >= HSIM_INI_MAX_BYTES) {
+        if (n > HSIM_INI_MAX_BYTES) {
             rc = hsim_errf(e, HSIM_EINPUT, "%s: more than %d bytes: expected an INI file "
                            "(not a trace, say)", path, HSIM_INI_MAX_BYTES);
             break;
