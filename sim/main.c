@@ -12,6 +12,7 @@
 #include "../workloads/swf.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,37 +224,50 @@ static int cli(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return gen(argc, argv);
     hsim_experiment_options_t opt = {0};
-    int first_file = argc;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            first_file = i + 1;
+    /* getopt_long(): -j2, -j 2, --threads=2, --threads 2, -qj 2, and options
+       after the files too; -- ends them.  Its own messages are off, for
+       hsim's. */
+    static const struct option longs[] = {
+        {"quiet", no_argument, NULL, 'q'},
+        {"threads", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    for (int ch; (ch = getopt_long(argc, argv, ":qj:hV", longs, NULL)) != -1;) {
+        switch (ch) {
+        case 'q':
+            opt.quiet = 1;
             break;
-        }
-        if (a[0] != '-' || !a[1]) {
-            first_file = i;
+        case 'j':
+            if (parse_threads(optarg, &opt.threads))
+                return 2;
             break;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        case 'h':
             usage(stdout);
             return 0;
-        }
-        if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+        case 'V':
             printf("hsim %s\n", HSIM_VERSION);
             return 0;
+        case ':': /* -j or --threads last, without its number */
+            parse_threads(NULL, &opt.threads);
+            return 2;
+        default: { /* '?': an unknown letter or name, or a value for an
+                      option that takes none (optopt is then its letter) */
+            const char *a = argv[optind - 1];
+            if (strncmp(a, "--", 2))
+                fprintf(stderr, "hsim: unknown option '-%c' (try hsim --help)\n", optopt);
+            else if (optopt)
+                fprintf(stderr, "hsim: option '%.*s' takes no value, found '%s'\n",
+                        (int)strcspn(a, "="), a, a);
+            else
+                fprintf(stderr, "hsim: unknown option '%s' (try hsim --help)\n", a);
+            return 2;
         }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            opt.quiet = 1;
-            continue;
         }
-        if (!strcmp(a, "-j") || !strcmp(a, "--threads")) {
-            if (parse_threads(i + 1 < argc ? argv[++i] : NULL, &opt.threads))
-                return 2;
-            continue;
-        }
-        fprintf(stderr, "hsim: unknown option '%s' (try hsim --help)\n", a);
-        return 2;
     }
+    int first_file = optind;
     if (first_file >= argc) {
         usage(stderr);
         return 2;

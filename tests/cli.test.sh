@@ -215,6 +215,25 @@ for bad in 0 65 two 2x; do
 done
 run -j
 check "-j without a number exits 2" test $rc -eq 2
+# the usual spellings of options (getopt_long): joined values, clustered
+# letters, --name=value, options after the files, -- before a file
+for spelling in "-j2 -q" "--threads=2 -q" "-qj 2" "-q --thr 2"; do
+  # shellcheck disable=SC2086
+  run $spelling good.ini
+  check "'$spelling' exits 0" test $rc -eq 0
+  check "'$spelling': quiet, same files" bash -c "test ! -s out.txt && diff -r '$work/first' '$res'"
+done
+run good.ini -q
+check "an option after the file exits 0" test $rc -eq 0
+check "an option after the file is taken" test ! -s out.txt
+run -q -- good.ini
+check "-- before the file exits 0" test $rc -eq 0
+run -qx good.ini
+check "an unknown letter in a cluster exits 2" test $rc -eq 2
+check "an unknown letter in a cluster is named" has_err "unknown option '-x'"
+run --quiet=yes good.ini
+check "a value for --quiet exits 2" test $rc -eq 2
+check "a value for --quiet: says so" has_err "option '--quiet' takes no value, found '--quiet=yes'"
 
 # ---- bad input: exit 2, and the message names file and line ----
 cat >unknown-key.ini <<'EOF'
