@@ -23,6 +23,7 @@
 #include "common.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -320,4 +321,20 @@ const char *hsim_without_path(const char *msg, const char *path)
 {
     size_t n = strlen(path);
     return !strncmp(msg, path, n) && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
+}
+
+int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e)
+{
+    if ((size_t)snprintf(part, size, "%s.part", path) >= size)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot write: path too long", path);
+    return 0;
+}
+
+int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e)
+{
+    if (rc == 0 && rename(part, path))
+        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (rc)
+        remove(part);
+    return rc;
 }

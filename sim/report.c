@@ -34,7 +34,12 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
 
 int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t *e)
 {
-    *f = fopen(path, "w");
+    char part[HSIM_PART_PATH_MAX];
+    *f = NULL;
+    int rc = hsim_part_path(part, sizeof part, path, e);
+    if (rc)
+        return rc;
+    *f = fopen(part, "w");
     if (!*f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
     if (header)
@@ -46,12 +51,15 @@ int hsim_report_close(FILE *f, const char *path, hsim_err_t *e)
 {
     if (!f)
         return 0;
+    char part[HSIM_PART_PATH_MAX];
+    hsim_part_path(part, sizeof part, path, NULL); /* it fit at the open */
     int bad = ferror(f);
     errno = 0;
+    int rc = 0;
     if (fclose(f) || bad)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
-                         errno ? strerror(errno) : "write error");
-    return 0;
+        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
+                       errno ? strerror(errno) : "write error");
+    return hsim_publish(part, path, rc, e);
 }
 
 /* Appends the decimal digits of v to p; returns the new end.  printf is

@@ -11,11 +11,12 @@
 /* mkdir -p.  0 or HSIM_EIO (e says which folder). */
 int hsim_mkdirs(const char *path, hsim_err_t *e);
 
-/* Opens path for writing (*f) and writes header (may be NULL) to it.  0, or
-   HSIM_EIO with e saying why. */
+/* Opens <path>.part for writing (*f; see hsim_publish()) and writes header
+   (may be NULL) to it.  0, or HSIM_EIO with e saying why (and naming
+   path). */
 int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t *e);
-/* Closes f (NULL: nothing to do).  0, or HSIM_EIO when a write to it
-   failed. */
+/* Closes f (NULL: nothing to do) and renames it to path.  0, or HSIM_EIO
+   when a write to it failed (the .part is removed). */
 int hsim_report_close(FILE *f, const char *path, hsim_err_t *e);
 /* jobs.csv: job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state */
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,

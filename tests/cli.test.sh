@@ -107,6 +107,8 @@ check "-q prints nothing on stdout" test ! -s out.txt
 res=$work/out/small
 check "summary.csv written" test -f "$res/summary.csv"
 check "rejected.csv written" test -f "$res/rejected.csv"
+check "no .part file is left (files are written as .part, then renamed)" \
+  test -z "$(find "$work/out" -name '*.part')"
 check "summary.csv header" grep -q "^policy,jobs,avg_wait,avg_turnaround,avg_bsld,max_wait,utilization,makespan,throughput" "$res/summary.csv"
 check "summary.csv ends with killed,rejected,expiries" grep -q ",fairness,killed,rejected,expiries$" "$res/summary.csv"
 check "summary.csv: no prediction expires with requested times" \
@@ -174,13 +176,18 @@ if [[ -w /dev/full ]]; then
   check "-q on a full disk exits 0" test $rc -eq 0
   # results files on a full disk: the first that fails is named, with the
   # system's reason, not the summary that found the disk full after it
+  # (a file is written as <name>.part, then renamed: link those to /dev/full)
   cp -r "$res" "$work/full-before"
-  ln -sf /dev/full "$res/fcfs/jobs.csv"
-  ln -sf /dev/full "$res/summary.csv"
+  ln -sf /dev/full "$res/fcfs/jobs.csv.part"
+  ln -sf /dev/full "$res/summary.csv.part"
   run -q good.ini
   check "jobs.csv on a full disk exits 1" test $rc -eq 1
   check "jobs.csv on a full disk: named first, with the reason" \
     has_err "good.ini: $res/fcfs/jobs.csv: cannot write: No space left on device"
+  check "jobs.csv on a full disk: the whole one of the last run is kept" \
+    cmp "$res/fcfs/jobs.csv" "$work/full-before/fcfs/jobs.csv"
+  check "jobs.csv on a full disk: no .part file is left" \
+    test -z "$(find "$res" -name '*.part')"
   rm -rf "$res"
   mv "$work/full-before" "$res"
   run gen good.ini /dev/full

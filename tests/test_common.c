@@ -9,7 +9,9 @@
 #include "harness.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MIB ((size_t)1 << 20)
 
@@ -198,6 +200,58 @@ static void test_bom_len(void)
     CU_ASSERT_EQUAL(hsim_bom_len("", 0), 0);
 }
 
+/* The contents of the file at path ("" when it cannot be read; at most
+   size - 1 bytes). */
+static const char *contents(const char *path, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f) {
+        buf[fread(buf, 1, size - 1, f)] = '\0';
+        fclose(f);
+    }
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A file takes its name only when whole; a failed one leaves the last
+   whole one as it was, and no .part. */
+static void test_publish(void)
+{
+    char *dir = hsim_test_tmpdir("publish");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char path[512], part[HSIM_PART_PATH_MAX], buf[64];
+    snprintf(path, sizeof path, "%s/jobs.csv", dir);
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_part_path(part, sizeof part, path, &e), 0);
+    CU_ASSERT_TRUE(hsim_ends_with(part, "/jobs.csv.part"));
+    write_text(part, "whole\n");
+    CU_ASSERT_EQUAL(hsim_publish(part, path, 0, &e), 0);
+    CU_ASSERT_STRING_EQUAL(contents(path, buf, sizeof buf), "whole\n");
+    CU_ASSERT_EQUAL(access(part, F_OK), -1);
+    write_text(part, "cut");
+    CU_ASSERT_EQUAL(hsim_publish(part, path, HSIM_EIO, &e), HSIM_EIO);
+    CU_ASSERT_STRING_EQUAL(contents(path, buf, sizeof buf), "whole\n");
+    CU_ASSERT_EQUAL(access(part, F_OK), -1);
+    /* a rename that fails (no .part to rename) is an error naming path */
+    CU_ASSERT_EQUAL(hsim_publish(part, path, 0, &e), HSIM_EIO);
+    CU_ASSERT_TRUE(strstr(e.msg, "/jobs.csv: cannot write: No such file") != NULL);
+    /* a path too long for its .part */
+    char small[8];
+    CU_ASSERT_EQUAL(hsim_part_path(small, sizeof small, "abc.csv", &e), HSIM_EIO);
+    CU_ASSERT_STRING_EQUAL(e.msg, "abc.csv: cannot write: path too long");
+    remove(path);
+    remove(dir);
+    free(dir);
+}
+
 static void test_without_path(void)
 {
     CU_ASSERT_STRING_EQUAL(hsim_without_path("t.swf.gz: unexpected end of file", "t.swf.gz"),
@@ -235,5 +289,6 @@ void hsim_test_register(void)
     HSIM_TEST(t, test_ends_with);
     HSIM_TEST(t, test_bom_len);
     HSIM_TEST(t, test_without_path);
+    HSIM_TEST(t, test_publish);
     HSIM_TEST(t, test_format_time);
 }
