@@ -96,10 +96,10 @@ static int cairo_failed(cairo_status_t st, const char *path, hsim_err_t *e)
     return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, cairo_status_to_string(st));
 }
 
-/* Writes w x h pixels of RGB24 (rows stride bytes apart) to the file at
-   part as an 8-bit RGB PNG; messages name path.  0, HSIM_ENOMEM or
+/* Writes w x h pixels of RGB24 (rows stride bytes apart) to the file
+   'file' as an 8-bit RGB PNG; messages name path.  0, HSIM_ENOMEM or
    HSIM_EIO with libpng's reason. */
-static int write_png(const unsigned char *px, int w, int h, int stride, const char *part,
+static int write_png(const unsigned char *px, int w, int h, int stride, const char *file,
                      const char *path, hsim_err_t *e)
 {
     unsigned char *rgb = hsim_malloc((size_t)w * (size_t)h * 3);
@@ -118,7 +118,7 @@ static int write_png(const unsigned char *px, int w, int h, int stride, const ch
                     .height = (png_uint_32)h, .format = PNG_FORMAT_RGB,
                     .flags = PNG_IMAGE_FLAG_FAST};
     int rc = 0;
-    if (!png_image_write_to_file(&im, part, 0, rgb, 0, NULL))
+    if (!png_image_write_to_file(&im, file, 0, rgb, 0, NULL))
         rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, im.message);
     png_image_free(&im);
     hsim_free(rgb);
@@ -135,6 +135,7 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
                                       hsim_publish() */
     if (hsim_part_path(part, sizeof part, path, e))
         return HSIM_EIO;
+    const char *file = part[0] ? part : path;
     double w = (double)n_panels * PANEL_W + RIGHT, h = TOP + PANEL_H + BOTTOM;
     cairo_surface_t *sf;
     unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
@@ -148,9 +149,9 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
         sf = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, (int)w, (int)h,
                                                  stride);
     } else if (hsim_ends_with(path, ".svg"))
-        sf = cairo_svg_surface_create(part, w, h);
+        sf = cairo_svg_surface_create(file, w, h);
     else if (hsim_ends_with(path, ".pdf"))
-        sf = cairo_pdf_surface_create(part, w, h);
+        sf = cairo_pdf_surface_create(file, w, h);
     else
         return hsim_errf(e, HSIM_EINPUT, "%s: expected a .png, .svg or .pdf file", path);
     cairo_status_t st = cairo_surface_status(sf);
@@ -177,7 +178,7 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
     if (st != CAIRO_STATUS_SUCCESS)
         rc = cairo_failed(st, path, e);
     else if (png)
-        rc = write_png(pixels, (int)w, (int)h, stride, part, path, e);
+        rc = write_png(pixels, (int)w, (int)h, stride, file, path, e);
     hsim_free(pixels);
     return hsim_publish(part, path, rc, e);
 }

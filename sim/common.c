@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 static atomic_long live_blocks;    /* allocations not yet freed */
 static atomic_long fail_countdown; /* <= 0 = off; else the allocation that
@@ -325,6 +326,11 @@ const char *hsim_without_path(const char *msg, const char *path)
 
 int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e)
 {
+    struct stat st;
+    if (size)
+        part[0] = '\0';
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return 0; /* a link, a device, a pipe: a rename would replace it */
     if ((size_t)snprintf(part, size, "%s.part", path) >= size)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: path too long", path);
     return 0;
@@ -332,6 +338,8 @@ int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e)
 
 int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e)
 {
+    if (!part[0])
+        return rc; /* written in place */
     if (rc == 0 && rename(part, path))
         rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
     if (rc)

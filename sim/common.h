@@ -135,15 +135,21 @@ size_t hsim_bom_len(const char *s, size_t len);
 /*
  * An output file is written under a temporary name, <path>.part, and takes
  * its own name only when it is whole: a run that is stopped (Ctrl-C, a full
- * disk, a crash) leaves no cut-off jobs.csv or chart that a script could
- * take for a complete one, only .part files, which the next run overwrites.
+ * disk, a crash) leaves no cut-off jobs.csv, chart or trace that a script
+ * could take for a complete one, only .part files, which the next run
+ * overwrites.  That is for a new path or a regular file only: a symbolic
+ * link, a device or a pipe (/dev/stdout) is written in place, as a rename
+ * would replace it (as root, even /dev/stdout itself).
  */
 #define HSIM_PART_PATH_MAX 4200 /* an output path and ".part" */
 
-/* <path>.part into part (size bytes).  0, or HSIM_EIO when it does not fit. */
+/* The file to write for path into part (size bytes): <path>.part, or ""
+   when path is to be written in place (see above).  0, or HSIM_EIO when
+   it does not fit. */
 int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e);
-/* Renames part to path when rc is 0 (an error of its own, naming path, when
-   that fails); else, or then, removes part.  Returns rc, or that error. */
+/* For a part that is not "": renames it to path when rc is 0 (an error of
+   its own, naming path, when that fails); else, or then, removes it.
+   Returns rc, or that error. */
 int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e);
 
 /* msg without a leading "<path>: ", when it has one: zlib's gzerror()

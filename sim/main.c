@@ -125,9 +125,9 @@ static int gen(int argc, char **argv)
     }
     if (rc == 0 && argc == 5)
         rc = hsim_csv_write_jobs(argv[4], &w, &e);
-    if (rc == 0)
-        printf("%s: %zu jobs (%zu rejected) -> %s%s%s\n", c->name, w.n_jobs, w.n_rejected,
-               argv[3], argc == 5 ? ", " : "", argc == 5 ? argv[4] : "");
+    if (rc == 0) /* on stderr: OUT may be /dev/stdout, for a pipe */
+        fprintf(stderr, "%s: %zu jobs (%zu rejected) -> %s%s%s\n", c->name, w.n_jobs,
+                w.n_rejected, argv[3], argc == 5 ? ", " : "", argc == 5 ? argv[4] : "");
     else
         print_error(e.msg);
     hsim_workload_free(&w);

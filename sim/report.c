@@ -39,7 +39,7 @@ int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t 
     int rc = hsim_part_path(part, sizeof part, path, e);
     if (rc)
         return rc;
-    *f = fopen(part, "w");
+    *f = fopen(part[0] ? part : path, "w");
     if (!*f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
     if (header)
@@ -52,7 +52,8 @@ int hsim_report_close(FILE *f, const char *path, hsim_err_t *e)
     if (!f)
         return 0;
     char part[HSIM_PART_PATH_MAX];
-    hsim_part_path(part, sizeof part, path, NULL); /* it fit at the open */
+    hsim_part_path(part, sizeof part, path, NULL); /* as at the open: path is
+                                                      untouched meanwhile */
     int bad = ferror(f);
     errno = 0;
     int rc = 0;

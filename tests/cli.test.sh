@@ -196,6 +196,7 @@ if [[ -w /dev/full ]]; then
   run gen good.ini gen.swf /dev/full
   check "gen: CSV on a full disk exits 1" test $rc -eq 1
   check "gen: CSV on a full disk, the reason" has_err "/dev/full: cannot write: No space left on device"
+  check "gen: a device is written in place, not renamed over" test -c /dev/full -a ! -e /dev/full.part
 else
   echo "skip a full disk: no /dev/full"
 fi
@@ -241,6 +242,19 @@ check "an unknown letter in a cluster is named" has_err "unknown option '-x'"
 run --quiet=yes good.ini
 check "a value for --quiet exits 2" test $rc -eq 2
 check "a value for --quiet: says so" has_err "option '--quiet' takes no value, found '--quiet=yes'"
+
+# hsim gen into a pipe: the SWF alone on stdout, its report on stderr, and
+# /dev/stdout written through, never renamed over
+stdout_was=$(ls -l /dev/stdout)
+run gen good.ini /dev/stdout
+check "gen to /dev/stdout: /dev/stdout left as it was" test "$(ls -l /dev/stdout)" = "$stdout_was"
+check "gen to /dev/stdout exits 0" test $rc -eq 0
+check "gen to /dev/stdout: SWF lines only" \
+  awk '!/^;/ && NF != 18 { bad = 1 } END { exit bad || NR == 0 }' out.txt
+check "gen to /dev/stdout: the report on stderr" has_err "jobs (5 rejected) -> /dev/stdout"
+# into a regular file: written as .part, then renamed
+run gen good.ini gen-file.swf
+check "gen to a file: written, no .part left" test -s gen-file.swf -a ! -e gen-file.swf.part
 
 # ---- bad input: exit 2, and the message names file and line ----
 cat >unknown-key.ini <<'EOF'

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MIB ((size_t)1 << 20)
@@ -243,6 +244,26 @@ static void test_publish(void)
     /* a rename that fails (no .part to rename) is an error naming path */
     CU_ASSERT_EQUAL(hsim_publish(part, path, 0, &e), HSIM_EIO);
     CU_ASSERT_TRUE(strstr(e.msg, "/jobs.csv: cannot write: No such file") != NULL);
+    /* a link, a device or a pipe is written in place: a rename would
+       replace it; publishing it does nothing but return rc */
+    char link[600], fifo[600];
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CU_ASSERT_EQUAL_FATAL(symlink(path, link), 0);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    const char *in_place[] = {link, fifo, "/dev/null"};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(hsim_part_path(part, sizeof part, in_place[i], &e), 0);
+        CU_ASSERT_STRING_EQUAL(part, "");
+        CU_ASSERT_EQUAL(hsim_publish(part, in_place[i], 0, &e), 0);
+        CU_ASSERT_EQUAL(hsim_publish(part, in_place[i], HSIM_EIO, &e), HSIM_EIO);
+    }
+    struct stat st;
+    CU_ASSERT_TRUE(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CU_ASSERT_TRUE(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    CU_ASSERT_TRUE(lstat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    remove(link);
+    remove(fifo);
     /* a path too long for its .part */
     char small[8];
     CU_ASSERT_EQUAL(hsim_part_path(small, sizeof small, "abc.csv", &e), HSIM_EIO);

@@ -17,24 +17,31 @@
 #include <string.h>
 #include <zlib.h>
 
-/* A plain or gzip output file. */
+/* A plain or gzip output file, written as <path>.part and renamed when
+   whole, so that a cut-off trace never passes for a shorter one; a pipe,
+   /dev/stdout or a device in place (see hsim_publish()). */
 typedef struct sink {
     FILE *f;              /* plain file, or NULL */
     gzFile gz;            /* gzip file, or NULL */
     int failed;           /* 1 once a write failed... */
     int err;              /* ...and errno then, when it was set */
+    char part[HSIM_PART_PATH_MAX]; /* the file written: <path>.part, or
+                                      "" when path itself */
 } sink_t;
 
 static int sink_open(sink_t *s, const char *path, hsim_err_t *e)
 {
     memset(s, 0, sizeof *s);
+    if (hsim_part_path(s->part, sizeof s->part, path, e))
+        return HSIM_EIO;
+    const char *file = s->part[0] ? s->part : path;
     errno = 0;
     if (hsim_ends_with(path, ".gz")) {
-        s->gz = gzopen(path, "wb6");
+        s->gz = gzopen(file, "wb6");
         if (s->gz)
             gzbuffer(s->gz, 1 << 17);
     } else {
-        s->f = fopen(path, "w");
+        s->f = fopen(file, "w");
     }
     if (!s->f && !s->gz)
         return hsim_errf(e, HSIM_EIO, "%s: cannot open for writing: %s", path,
@@ -81,10 +88,10 @@ static int sink_close(sink_t *s, const char *path, hsim_err_t *e)
     else
         failed |= gzclose(s->gz) != Z_OK;
     int err = s->err ? s->err : errno; /* the first failure's reason */
-    if (failed)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
-                         err ? strerror(err) : "write error");
-    return 0;
+    int rc = failed ? hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
+                                err ? strerror(err) : "write error")
+                    : 0;
+    return hsim_publish(s->part, path, rc, e);
 }
 
 /* Header text fields are single lines: a newline would end the comment. */
