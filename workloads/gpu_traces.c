@@ -14,14 +14,13 @@
  * tests see them in the live-allocation count and can make them fail.
  */
 #include "gpu_rows.h"
+#include "gzfile.h"
 
 #include <csv.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* ---- row reader ---- */
 
@@ -118,11 +117,9 @@ static const char *line_end(const char *s, const char *end)
 int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
                     void *ctx, hsim_err_t *e)
 {
-    errno = 0;
-    gzFile gz = gzopen(path, "rb");
-    if (!gz)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path,
-                         errno ? strerror(errno) : "zlib error");
+    gzFile gz;
+    if (hsim_gz_open(path, &gz, e))
+        return HSIM_EIO;
     enum { CHUNK = 1 << 17 };
     gzbuffer(gz, CHUNK);
     char *chunk = hsim_malloc(CHUNK);
@@ -140,20 +137,10 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
     reader_t r = {.path = path, .cb = cb, .ctx = ctx, .e = e, .line = 1, .start_line = 1};
     int at_line_start = 1, after_cr = 0, first = 1;
     while (!r.rc) {
-        int got = gzread(gz, chunk, CHUNK);
-        int zerr = Z_OK;
-        const char *zmsg = got <= 0 ? hsim_without_path(gzerror(gz, &zerr), path) : NULL;
-        if (got < 0 && zerr == Z_ERRNO) { /* the system's: a folder, say */
-            r.rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, zmsg);
-            break;
-        }
-        if (got < 0 || (got == 0 && zerr != Z_OK && zerr != Z_STREAM_END)) {
-            r.rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s%s", path,
-                             (long long)r.line, zmsg,
-                             got == 0 ? " (is the file cut short?)" : "");
-            break;
-        }
-        if (got == 0)
+        int got = hsim_gz_read(gz, chunk, CHUNK, path, (long long)r.line, e);
+        if (got < 0)
+            r.rc = HSIM_EIO;
+        if (got <= 0)
             break;
         /* gzread fills the chunk unless the file ends: a byte order mark
            is whole in the first one */

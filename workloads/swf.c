@@ -10,10 +10,11 @@
  */
 #include "swf.h"
 
+#include "gzfile.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 static const char *const field_names[HSIM_SWF_FIELDS] = {
     "job number", "submit time", "wait time", "run time",
@@ -285,10 +286,9 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
                   hsim_err_t *e)
 {
     trace_init(t);
-    gzFile gz = gzopen(path, "rb");
-    if (!gz)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path,
-                         errno ? strerror(errno) : "zlib error");
+    gzFile gz;
+    if (hsim_gz_open(path, &gz, e))
+        return HSIM_EIO;
     gzbuffer(gz, 1 << 17);
     enum { CHUNK = 1 << 18 };
     char *buf = hsim_malloc(CHUNK + 1);
@@ -300,28 +300,13 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
     int64_t lineno = 0;
     int rc = 0, eof = 0;
     while (rc == 0 && !eof) {
-        int got = gzread(gz, buf + have, (unsigned)(CHUNK - have));
+        int got = hsim_gz_read(gz, buf + have, (unsigned)(CHUNK - have), path,
+                               (long long)lineno + 1, e);
         if (got < 0) {
-            int zerr;
-            const char *msg = hsim_without_path(gzerror(gz, &zerr), path);
-            if (zerr == Z_ERRNO) /* the system's: a folder, say */
-                rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, msg);
-            else
-                rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s", path,
-                               (long long)lineno + 1, msg);
+            rc = HSIM_EIO;
             break;
         }
-        if (got == 0) {
-            /* zlib reports a cut or damaged stream only here */
-            int zerr;
-            const char *msg = hsim_without_path(gzerror(gz, &zerr), path);
-            if (zerr != Z_OK && zerr != Z_STREAM_END) {
-                rc = hsim_errf(e, HSIM_EIO, "%s:%lld: read error: %s (is the file cut short?)",
-                               path, (long long)lineno + 1, msg);
-                break;
-            }
-            eof = 1;
-        }
+        eof = got == 0;
         have += (size_t)got;
         buf[have] = '\0';
         char *p = buf, *nl;
