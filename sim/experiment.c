@@ -343,10 +343,7 @@ static int prepare(experiment_t *x, hsim_err_t *e)
     return x->fig ? 0 : HSIM_ENOMEM;
 }
 
-/* Puts the experiment's file ahead of a message that does not name it yet
-   (a results folder or file that cannot be written), so that with several
-   files on the command line it is clear which one failed. */
-static void name_experiment(hsim_err_t *e, const char *ini)
+void hsim_experiment_name(hsim_err_t *e, const char *ini)
 {
     size_t n = strlen(ini);
     if (!e || (!strncmp(e->msg, ini, n) && e->msg[n] == ':'))
@@ -412,6 +409,6 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     hsim_spec_free(&x.spec);
     hsim_workload_free(&x.w);
     if (rc == HSIM_EIO)
-        name_experiment(e, c->path);
+        hsim_experiment_name(e, c->path); /* a results file */
     return rc;
 }

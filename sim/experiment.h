@@ -29,6 +29,11 @@ typedef struct hsim_experiment_options {
 int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
                         hsim_err_t *e);
 
+/* Puts the experiment's INI file ahead of e's message unless it starts with
+   "<ini>:" already: a message about another file (a results folder, Gavel's
+   throughputs) then says which of several experiments it belongs to. */
+void hsim_experiment_name(hsim_err_t *e, const char *ini);
+
 /* Loads and cleans c's workload into w, settling the machine size into
    *capacity.  Same return codes. */
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,

@@ -174,8 +174,10 @@ static int unreadable(const hsim_config_t *c, hsim_err_t *e)
         if (!strncmp(was.msg, c->trace, n) && !strncmp(was.msg + n, head, (size_t)len))
             return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s trace '%s': %s", c->path,
                              c->trace_line, verbs[i], c->trace, was.msg + n + (size_t)len);
-        if (strstr(was.msg, head))
-            return hsim_errf(e, HSIM_EINPUT, "%s: %s", c->path, was.msg);
+        if (strstr(was.msg, head)) {
+            hsim_experiment_name(e, c->path);
+            return HSIM_EINPUT;
+        }
     }
     return HSIM_EINPUT;
 }
