@@ -56,6 +56,14 @@ char *hsim_test_tmpdir(const char *tag)
     return d ? strdup(d) : NULL;
 }
 
+void hsim_test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 static unsigned long seed_scale = 1; /* HSIM_TEST_SEEDS */
 
 unsigned long hsim_test_seeds(unsigned long n)

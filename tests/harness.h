@@ -33,4 +33,7 @@ unsigned long hsim_test_seeds(unsigned long n);
 /* A fresh temporary folder under the build tree (or $TMPDIR); caller frees. */
 char *hsim_test_tmpdir(const char *tag);
 
+/* Writes text to the file at path (a failed test when it cannot). */
+void hsim_test_write_file(const char *path, const char *text);
+
 #endif

@@ -214,14 +214,6 @@ static const char *contents(const char *path, char *buf, size_t size)
     return buf;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* A file takes its name only when whole; a failed one leaves the last
    whole one as it was, and no .part. */
 static void test_publish(void)
@@ -233,11 +225,11 @@ static void test_publish(void)
     hsim_err_t e = {{0}};
     CU_ASSERT_EQUAL(hsim_part_path(part, sizeof part, path, &e), 0);
     CU_ASSERT_TRUE(hsim_ends_with(part, "/jobs.csv.part"));
-    write_text(part, "whole\n");
+    hsim_test_write_file(part, "whole\n");
     CU_ASSERT_EQUAL(hsim_publish(part, path, 0, &e), 0);
     CU_ASSERT_STRING_EQUAL(contents(path, buf, sizeof buf), "whole\n");
     CU_ASSERT_EQUAL(access(part, F_OK), -1);
-    write_text(part, "cut");
+    hsim_test_write_file(part, "cut");
     CU_ASSERT_EQUAL(hsim_publish(part, path, HSIM_EIO, &e), HSIM_EIO);
     CU_ASSERT_STRING_EQUAL(contents(path, buf, sizeof buf), "whole\n");
     CU_ASSERT_EQUAL(access(part, F_OK), -1);

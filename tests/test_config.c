@@ -188,15 +188,6 @@ static void test_relative_paths(void)
     CU_ASSERT_STRING_EQUAL(cfg.output, "/");
 }
 
-/* Writes text to the file at path. */
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* hsim_config_load on a real file: same parser, trace next to the INI. */
 static void test_load_file(void)
 {
@@ -204,7 +195,7 @@ static void test_load_file(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
     char path[600];
     snprintf(path, sizeof path, "%s/run.ini", dir);
-    write_file(path, "[experiment]\nseed = 7\n[workload]\npath = w.swf\nclean = pyss\n"
+    hsim_test_write_file(path, "[experiment]\nseed = 7\n[workload]\npath = w.swf\nclean = pyss\n"
                      "[policy e]\nbackfill = easy\n");
     hsim_err_t e = {{0}};
     CU_ASSERT_EQUAL_FATAL(hsim_config_load(path, &cfg, &e), 0);
@@ -216,7 +207,7 @@ static void test_load_file(void)
     CU_ASSERT_EQUAL(cfg.n_policies, 1);
 
     /* a mistake in a file names the file and line */
-    write_file(path, "[experiment]\n\nsed = 7\n");
+    hsim_test_write_file(path, "[experiment]\n\nsed = 7\n");
     CU_ASSERT_EQUAL(hsim_config_load(path, &cfg, &e), HSIM_EINPUT);
     snprintf(want, sizeof want, "%s:3: ", path);
     CU_ASSERT_EQUAL(strncmp(e.msg, want, strlen(want)), 0);
@@ -483,7 +474,7 @@ static int load_as_file(const char *text, hsim_err_t *e)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
     char path[600];
     snprintf(path, sizeof path, "%s/x.ini", dir);
-    write_file(path, text);
+    hsim_test_write_file(path, text);
     int rc = hsim_config_load(path, &cfg, e);
     remove(path);
     remove(dir);

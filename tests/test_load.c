@@ -31,10 +31,7 @@ static void write_trace(const char *text)
     }
     char path[HSIM_PATH_MAX + 8];
     snprintf(path, sizeof path, "%s/t.swf", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
+    hsim_test_write_file(path, text);
 }
 
 /* An SWF job line: id, submit 10 * id, runtime 100, procs, requested time

@@ -432,10 +432,7 @@ static char *write_file(const char *dir, const char *name, const char *text, int
         CU_ASSERT_EQUAL(gzwrite(gz, text, (unsigned)strlen(text)), (int)strlen(text));
         CU_ASSERT_EQUAL(gzclose(gz), Z_OK);
     } else {
-        FILE *f = fopen(path, "w");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        fputs(text, f);
-        fclose(f);
+        hsim_test_write_file(path, text);
     }
     return path;
 }
