@@ -310,7 +310,7 @@ static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsi
         hsim_summary_t s;
         if ((rc = write_replay(x, &r[k], &s, e)) == 0 && !o->quiet) {
             hsim_report_table_row(stdout, r[k].pc->name, &s);
-            fflush(stdout);
+            hsim_report_table_flush(stdout);
         }
         replay_free(&r[k]);
     }

@@ -7,12 +7,15 @@
  */
 #include "experiment.h"
 
+#include "report.h"
+
 #include "../policies/placement.h"
 #include "../policies/registry.h"
 #include "../workloads/swf.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +275,14 @@ static int cli(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* The results are the files; the table is a view of them.  A reader
+       that stops reading it (hsim x.ini | head) must not stop hsim in the
+       middle of an experiment, with its files half written: a write to a
+       closed pipe fails with EPIPE instead of killing the process, and
+       main() takes that as no error. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN};
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, NULL);
     int n = argc - first_file;
     char **texts = hsim_calloc((size_t)n, sizeof *texts);
     if (!texts) {
@@ -289,18 +300,21 @@ static int cli(int argc, char **argv)
 
 /* Runs the command, then makes sure that what it printed reached standard
    output: a table written to a full disk, say, is an error (exit 1), not a
-   silent loss.  (A closed pipe stops hsim with SIGPIPE first, as it does
-   any command.) */
+   silent loss.  A reader that stopped reading the table (EPIPE: hsim
+   ignores SIGPIPE when it runs experiments) is not one: the results files
+   were written whole.  (hsim gen and --help keep SIGPIPE, and stop at a
+   closed pipe as any command does.) */
 int main(int argc, char **argv)
 {
     int status = cli(argc, argv);
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (errno)
-            fprintf(stderr, "hsim: standard output: cannot write: %s\n", strerror(errno));
-        else
-            fprintf(stderr, "hsim: standard output: cannot write\n");
-        return status ? status : 1;
-    }
-    return status;
+    if (hsim_report_table_flush(stdout) == 0)
+        return status;
+    int err = hsim_report_table_error();
+    if (err == EPIPE)
+        return status;
+    if (err)
+        fprintf(stderr, "hsim: standard output: cannot write: %s\n", strerror(err));
+    else
+        fprintf(stderr, "hsim: standard output: cannot write\n");
+    return status ? status : 1;
 }

@@ -233,3 +233,17 @@ void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s)
             cell(c[2], s->bsld.avg, 2, ""), cell(c[3], s->bsld.p95, 2, ""),
             cell(c[4], 100.0 * s->utilization, 1, "%"), cell(c[5], s->fairness, 3, ""));
 }
+
+static int table_errno; /* see hsim_report_table_error() */
+
+int hsim_report_table_flush(FILE *f)
+{
+    errno = 0;
+    if (fflush(f) == 0 && !ferror(f))
+        return 0;
+    if (!table_errno)
+        table_errno = errno;
+    return -1;
+}
+
+int hsim_report_table_error(void) { return table_errno; }

@@ -39,5 +39,14 @@ int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s
 /* The comparison table on stdout. */
 void hsim_report_table_header(FILE *f);
 void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s);
+/* Flushes the table's stream, after each row, so that a long run shows its
+   progress.  stdio keeps no reason for a failed write (it drops what it
+   could not write), so the first failure's errno is kept here for
+   hsim_report_table_error().  0, or -1 when the stream has failed. */
+int hsim_report_table_flush(FILE *f);
+/* The errno of the first failed hsim_report_table_flush(), or 0: none
+   failed, or the first failed without one.  Only the main thread prints
+   the table. */
+int hsim_report_table_error(void);
 
 #endif
