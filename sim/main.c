@@ -5,6 +5,7 @@
  * not be written), 2 for bad usage or bad input (the message names the file
  * and line).
  */
+#define _XOPEN_SOURCE 700 /* realpath() */
 #include "experiment.h"
 
 #include "report.h"
@@ -140,6 +141,46 @@ static int gen(int argc, char **argv)
 
 typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
 
+/* The folder 'dir' as one spelling, so that two spellings of it compare
+   equal (results, ./results, /home/me/results, a link to it): the longest
+   part of it that exists, resolved by realpath(), then the rest without
+   its empty and '.' names (a '..' there is kept: below a folder that does
+   not exist yet, it cannot be resolved, and mkdir fails on it anyway).
+   dir itself on any failure, as text is then all there is to compare. */
+static void one_spelling(const char *dir, char *out, size_t size)
+{
+    char head[sizeof(results_dir_t)];
+    size_t len = hsim_strlcpy(head, dir, sizeof head);
+    if (len >= sizeof head || len >= size) {
+        hsim_strlcpy(out, dir, size);
+        return;
+    }
+    char *real;
+    size_t cut = len; /* head[0..cut) is tried, dir + cut is the rest */
+    while (!(real = realpath(cut ? head : ".", NULL)) && cut > 0 && !(cut == 1 && *dir == '/')) {
+        while (cut > 0 && dir[cut - 1] != '/')
+            cut--; /* drop the last name, and the slashes before it */
+        while (cut > 1 && dir[cut - 1] == '/')
+            cut--;
+        head[cut] = '\0';
+    }
+    if (!real) {
+        hsim_strlcpy(out, dir, size);
+        return;
+    }
+    size_t n = hsim_strlcpy(out, real, size);
+    free(real); /* realpath()'s own malloc() */
+    for (const char *p = dir + cut; *p && n < size;) {
+        size_t k = strcspn(p, "/");
+        if (k > 0 && !(k == 1 && p[0] == '.'))
+            n += (size_t)snprintf(out + n, size - n, "%s%.*s",
+                                  n > 0 && out[n - 1] == '/' ? "" : "/", (int)k, p);
+        p += k + (p[k] == '/');
+    }
+    if (n >= size)
+        hsim_strlcpy(out, dir, size);
+}
+
 /* Reads every INI file whole into texts[] (freed by the caller) and parses
    it before any experiment runs, so that a mistake in the last of many
    files is reported at once, not after the replays of the others; each bad
@@ -147,14 +188,16 @@ typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
    parse these texts, not the files again (a pipe, hsim <(sed ... x.ini),
    reads once).  Two experiments that would write one results folder (a
    copied INI whose name was kept, the same file twice) are a mistake too:
-   the second would overwrite the first's results.  0; 2 when a file is
+   the second would overwrite the first's results, however its path is
+   spelled (one_spelling()).  0; 2 when a file is
    bad; 1 when out of memory.  O(n^2) comparisons of folder names for n
    files. */
 static int check_all(int n, char **files, char **texts)
 {
     hsim_config_t *c = hsim_malloc(sizeof *c);
     results_dir_t *dirs = hsim_calloc((size_t)n, sizeof *dirs);
-    int status = !c || !dirs;
+    results_dir_t *same = hsim_calloc((size_t)n, sizeof *same); /* one_spelling() */
+    int status = !c || !dirs || !same;
     for (int i = 0; i < n && status != 1; i++) {
         hsim_err_t e = {{0}};
         int rc = hsim_config_read(files[i], &texts[i], &e);
@@ -167,8 +210,9 @@ static int check_all(int n, char **files, char **texts)
             status = 2;
         } else {
             snprintf(dirs[i], sizeof dirs[i], "%s/%s", c->output, c->name);
+            one_spelling(dirs[i], same[i], sizeof same[i]);
             for (int k = 0; k < i; k++) {
-                if (strcmp(dirs[k], dirs[i]))
+                if (strcmp(same[k], same[i]))
                     continue;
                 hsim_errf(&e, HSIM_EINPUT, "%s: its results would go to %s, as those of %s "
                           "do: set another [experiment] name or output", files[i], dirs[i],
@@ -183,6 +227,7 @@ static int check_all(int n, char **files, char **texts)
         fprintf(stderr, "hsim: out of memory\n");
     hsim_free(c);
     hsim_free(dirs);
+    hsim_free(same);
     return status;
 }
 

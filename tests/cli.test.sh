@@ -389,6 +389,27 @@ run -q good.ini slash.ini
 check "one results folder, output with a trailing slash: exits 2" test $rc -eq 2
 run -q good.ini good.ini
 check "one INI twice: exits 2" test $rc -eq 2
+# other spellings of one folder: relative, with '.' and '//', through a
+# link, and below a folder that does not exist yet
+mkdir -p "$work/spell/real"
+ln -s real "$work/spell/link"
+cd "$work/spell"
+for pair in "real ./real" "real $work/spell/real" "real link" "real .//real/." \
+  "real/new real/./new" "$work/spell/gone/new gone//new" "link/new $work/spell/real/new"; do
+  read -r a b <<<"$pair"
+  sed -e "s#^output = .*#output = $a#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >a.ini
+  sed -e "s#^output = .*#output = $b#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >b.ini
+  run -q a.ini b.ini
+  check "one results folder, output = $a and $b: exits 2" test $rc -eq 2
+  check "one results folder, output = $a and $b: says so" has_err "b.ini: its results would go to $b/small, as those of a.ini do"
+  check "one results folder, output = $a and $b: nothing ran" \
+    test ! -e real/small -a ! -e real/new -a ! -e gone
+done
+sed -i "s#^output = .*#output = real/new#" a.ini
+sed -i "s#^output = .*#output = real/../new#" b.ini
+run -q a.ini b.ini
+check "two results folders, real/new and real/../new: both run" test $rc -eq 0 -a -d real/new/small -a -d new/small
+cd "$work"
 
 # an INI read through a pipe: checked, then run, from one reading
 sed -e "s#^path = .*#path = $work/small.swf#" -e 's/^name = small$/name = piped/' good.ini >piped.txt
