@@ -27,12 +27,14 @@
 #include <inttypes.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static atomic_long live_blocks;    /* allocations not yet freed */
 static atomic_long fail_countdown; /* <= 0 = off; else the allocation that
@@ -324,6 +326,64 @@ const char *hsim_without_path(const char *msg, const char *path)
     return !strncmp(msg, path, n) && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
 }
 
+/* The .part files being written, for a signal handler to remove: a slot's
+   path is written before its flag is set (release), and the handler reads
+   the flag first (acquire), so it never reads a path half written.  A few
+   files are open at once (summary.csv, classes.csv, a jobs.csv); one that
+   finds no free slot is only not removed at a signal. */
+#define PART_SLOTS 16
+static char part_paths[PART_SLOTS][HSIM_PART_PATH_MAX];
+static atomic_int part_used[PART_SLOTS];
+static pthread_mutex_t part_lock = PTHREAD_MUTEX_INITIALIZER; /* among threads */
+
+static void part_track(const char *part, int on)
+{
+    pthread_mutex_lock(&part_lock);
+    int slot = -1;
+    for (int i = 0; i < PART_SLOTS; i++) {
+        if (atomic_load_explicit(&part_used[i], memory_order_relaxed)) {
+            if (!strcmp(part_paths[i], part)) {
+                if (!on)
+                    atomic_store_explicit(&part_used[i], 0, memory_order_release);
+                pthread_mutex_unlock(&part_lock);
+                return; /* tracked already (hsim_report_close() asks again) */
+            }
+        } else if (slot < 0) {
+            slot = i;
+        }
+    }
+    if (on && slot >= 0) {
+        hsim_strlcpy(part_paths[slot], part, sizeof part_paths[slot]);
+        atomic_store_explicit(&part_used[slot], 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&part_lock);
+}
+
+/* Removes the .part files being written, then lets the signal stop hsim as
+   it would have (SA_RESETHAND restored its default action, and it is
+   blocked until this returns).  unlink() and raise() are safe in a
+   handler. */
+static void remove_parts(int sig)
+{
+    for (int i = 0; i < PART_SLOTS; i++)
+        if (atomic_load_explicit(&part_used[i], memory_order_acquire))
+            unlink(part_paths[i]);
+    raise(sig);
+}
+
+void hsim_part_remove_on_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
+            continue; /* ignored, as under nohup: it stays so */
+        struct sigaction act = {.sa_handler = remove_parts, .sa_flags = SA_RESETHAND};
+        sigemptyset(&act.sa_mask);
+        sigaction(sigs[i], &act, NULL);
+    }
+}
+
 int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e)
 {
     struct stat st;
@@ -333,6 +393,7 @@ int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e)
         return 0; /* a link, a device, a pipe: a rename would replace it */
     if ((size_t)snprintf(part, size, "%s.part", path) >= size)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: path too long", path);
+    part_track(part, 1);
     return 0;
 }
 
@@ -344,5 +405,6 @@ int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e)
         rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
     if (rc)
         remove(part);
+    part_track(part, 0);
     return rc;
 }

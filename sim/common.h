@@ -136,8 +136,9 @@ size_t hsim_bom_len(const char *s, size_t len);
  * An output file is written under a temporary name, <path>.part, and takes
  * its own name only when it is whole: a run that is stopped (Ctrl-C, a full
  * disk, a crash) leaves no cut-off jobs.csv, chart or trace that a script
- * could take for a complete one, only .part files, which the next run
- * overwrites.  That is for a new path or a regular file only: a symbolic
+ * could take for a complete one.  A failed write removes its .part file,
+ * and so does a stopping signal (hsim_part_remove_on_signals()); a crash
+ * leaves them, and the next run overwrites them.  That is for a new path or a regular file only: a symbolic
  * link, a device or a pipe (/dev/stdout) is written in place, as a rename
  * would replace it (as root, even /dev/stdout itself).
  */
@@ -151,6 +152,9 @@ int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e);
    its own, naming path, when that fails); else, or then, removes it.
    Returns rc, or that error. */
 int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e);
+/* From now on, SIGINT, SIGTERM and SIGHUP (those not ignored) remove the
+   .part files being written before they stop hsim. */
+void hsim_part_remove_on_signals(void);
 
 /* msg without a leading "<path>: ", when it has one: zlib's gzerror()
    names the file itself, and hsim's messages name it once, before the

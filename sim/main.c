@@ -269,6 +269,7 @@ static int run_all(int n, char **files, char **texts, const hsim_experiment_opti
 
 static int cli(int argc, char **argv)
 {
+    hsim_part_remove_on_signals();
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return gen(argc, argv);
     hsim_experiment_options_t opt = {0};
