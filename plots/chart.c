@@ -131,6 +131,9 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
 {
     if (!n_bars || !n_panels || n_panels > HSIM_CHART_MAX_PANELS)
         return hsim_errf(e, HSIM_EINPUT, "%s: nothing to draw", path);
+    int png = hsim_ends_with(path, ".png");
+    if (!png && !hsim_ends_with(path, ".svg") && !hsim_ends_with(path, ".pdf"))
+        return hsim_errf(e, HSIM_EINPUT, "%s: expected a .png, .svg or .pdf file", path);
     char part[HSIM_PART_PATH_MAX]; /* written whole, then renamed: see
                                       hsim_publish() */
     if (hsim_part_path(part, sizeof part, path, e))
@@ -140,20 +143,17 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
     cairo_surface_t *sf;
     unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
     int stride = 0;               /* cairo, then written by write_png() */
-    int png = hsim_ends_with(path, ".png");
     if (png) {
         stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, (int)w);
         pixels = hsim_malloc((size_t)stride * (size_t)h);
         if (!pixels)
-            return no_memory(path, e);
+            return hsim_publish(part, path, no_memory(path, e), e);
         sf = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, (int)w, (int)h,
                                                  stride);
     } else if (hsim_ends_with(path, ".svg"))
         sf = cairo_svg_surface_create(file, w, h);
-    else if (hsim_ends_with(path, ".pdf"))
-        sf = cairo_pdf_surface_create(file, w, h);
     else
-        return hsim_errf(e, HSIM_EINPUT, "%s: expected a .png, .svg or .pdf file", path);
+        sf = cairo_pdf_surface_create(file, w, h);
     cairo_status_t st = cairo_surface_status(sf);
     if (st != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(sf);

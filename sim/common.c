@@ -371,6 +371,14 @@ static void remove_parts(int sig)
     raise(sig);
 }
 
+int hsim_part_pending(void)
+{
+    int n = 0;
+    for (int i = 0; i < PART_SLOTS; i++)
+        n += atomic_load(&part_used[i]) != 0;
+    return n;
+}
+
 void hsim_part_remove_on_signals(void)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};

@@ -155,6 +155,9 @@ int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e);
 /* From now on, SIGINT, SIGTERM and SIGHUP (those not ignored) remove the
    .part files being written before they stop hsim. */
 void hsim_part_remove_on_signals(void);
+/* The .part files recorded for that: each hsim_part_path() that gave one
+   until its hsim_publish().  For tests. */
+int hsim_part_pending(void);
 
 /* msg without a leading "<path>: ", when it has one: zlib's gzerror()
    names the file itself, and hsim's messages name it once, before the

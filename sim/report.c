@@ -41,7 +41,10 @@ int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t 
         return rc;
     *f = fopen(part[0] ? part : path, "w");
     if (!*f)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
+        return hsim_publish(part, path,
+                            hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
+                                      strerror(errno)),
+                            e);
     if (header)
         fputs(header, *f);
     return 0;

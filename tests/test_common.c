@@ -4,9 +4,13 @@
  * zeroed by hsim_calloc(), their bytes kept when they grow from a small
  * block, from a large one or through hsim_grow(), left whole by a failed
  * hsim_realloc(), and given back by hsim_free() whichever way they were
- * made; and hsim_ends_with().
+ * made; hsim_ends_with() and the other string helpers; and the .part
+ * files of hsim_part_path() and hsim_publish(), each recorded for a signal
+ * until it is published.
  */
 #include "harness.h"
+
+#include "../sim/report.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -223,10 +227,13 @@ static void test_publish(void)
     char path[512], part[HSIM_PART_PATH_MAX], buf[64];
     snprintf(path, sizeof path, "%s/jobs.csv", dir);
     hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_part_pending(), 0);
     CU_ASSERT_EQUAL(hsim_part_path(part, sizeof part, path, &e), 0);
     CU_ASSERT_TRUE(hsim_ends_with(part, "/jobs.csv.part"));
+    CU_ASSERT_EQUAL(hsim_part_pending(), 1); /* a signal would remove it */
     hsim_test_write_file(part, "whole\n");
     CU_ASSERT_EQUAL(hsim_publish(part, path, 0, &e), 0);
+    CU_ASSERT_EQUAL(hsim_part_pending(), 0);
     CU_ASSERT_STRING_EQUAL(contents(path, buf, sizeof buf), "whole\n");
     CU_ASSERT_EQUAL(access(part, F_OK), -1);
     hsim_test_write_file(part, "cut");
@@ -261,6 +268,20 @@ static void test_publish(void)
     CU_ASSERT_EQUAL(hsim_part_path(small, sizeof small, "abc.csv", &e), HSIM_EIO);
     CU_ASSERT_STRING_EQUAL(e.msg, "abc.csv: cannot write: path too long");
     remove(path);
+    CU_ASSERT_EQUAL(hsim_part_pending(), 0);
+    /* a report: asked for its part at the open and again at the close, it
+       is recorded once; an open that fails records none */
+    FILE *f;
+    CU_ASSERT_EQUAL(hsim_report_open(&f, path, "h\n", &e), 0);
+    CU_ASSERT_EQUAL(hsim_part_pending(), 1);
+    CU_ASSERT_EQUAL(hsim_report_close(f, path, &e), 0);
+    CU_ASSERT_EQUAL(hsim_part_pending(), 0);
+    CU_ASSERT_STRING_EQUAL(contents(path, buf, sizeof buf), "h\n");
+    remove(path);
+    snprintf(path, sizeof path, "%s/no-such-folder/jobs.csv", dir);
+    for (int i = 0; i < 20; i++)
+        CU_ASSERT_EQUAL(hsim_report_open(&f, path, NULL, &e), HSIM_EIO);
+    CU_ASSERT_EQUAL(hsim_part_pending(), 0);
     remove(dir);
     free(dir);
 }

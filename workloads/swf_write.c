@@ -44,8 +44,10 @@ static int sink_open(sink_t *s, const char *path, hsim_err_t *e)
         s->f = fopen(file, "w");
     }
     if (!s->f && !s->gz)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot open for writing: %s", path,
-                         errno ? strerror(errno) : "zlib error");
+        return hsim_publish(s->part, path,
+                            hsim_errf(e, HSIM_EIO, "%s: cannot open for writing: %s", path,
+                                      errno ? strerror(errno) : "zlib error"),
+                            e);
     return 0;
 }
 
