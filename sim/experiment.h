@@ -34,6 +34,12 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
    throughputs) then says which of several experiments it belongs to. */
 void hsim_experiment_name(hsim_err_t *e, const char *ini);
 
+/* Checks that c's input files (trace, Gavel's throughputs, Alibaba's node
+   list) exist and can be opened, without reading them, so that a mistyped
+   path is found before any experiment runs.  0 or HSIM_EINPUT, with the
+   message that loading would give. */
+int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e);
+
 /* Loads and cleans c's workload into w, settling the machine size into
    *capacity.  Same return codes. */
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,

@@ -11,9 +11,13 @@
 #include "../workloads/swf.h"
 #include "../workloads/synthetic.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
                     int32_t *capacity, hsim_err_t *e)
@@ -180,6 +184,35 @@ static int unreadable(const hsim_config_t *c, hsim_err_t *e)
         }
     }
     return HSIM_EINPUT;
+}
+
+/* Whether path can be opened for reading, without reading it: a missing
+   file or a folder is an error, worded as the readers word it.  Only a
+   regular file is opened: a named pipe's writer would see its reader
+   come and go. */
+static int probe(const char *path, hsim_err_t *e)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, strerror(EISDIR));
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e)
+{
+    const char *files[] = {c->throughputs, c->trace, c->alibaba_nodes}; /* as loaded */
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i][0] && probe(files[i], e))
+            return unreadable(c, e);
+    return 0;
 }
 
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,

@@ -214,12 +214,16 @@ static int check_all(int n, char **files, char **texts)
             for (int k = 0; k < i; k++) {
                 if (strcmp(same[k], same[i]))
                     continue;
-                hsim_errf(&e, HSIM_EINPUT, "%s: its results would go to %s, as those of %s "
-                          "do: set another [experiment] name or output", files[i], dirs[i],
-                          files[k]);
+                rc = hsim_errf(&e, HSIM_EINPUT, "%s: its results would go to %s, as those "
+                               "of %s do: set another [experiment] name or output",
+                               files[i], dirs[i], files[k]);
+                break;
+            }
+            if (rc == 0)
+                rc = hsim_experiment_check_inputs(c, &e);
+            if (rc) {
                 print_error(e.msg);
                 status = 2;
-                break;
             }
         }
     }

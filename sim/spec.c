@@ -3,6 +3,8 @@
  */
 #include "spec.h"
 
+#include "experiment.h"
+
 #include "../workloads/gpu_traces.h"
 
 #include <stdio.h>
@@ -45,6 +47,8 @@ static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsi
     hsim_alibaba_node_t *nodes = NULL;
     size_t n = 0;
     int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, &nodes, &n, e);
+    if (rc == HSIM_EIO)
+        hsim_experiment_name(e, c->path); /* which experiment's file */
     if (rc)
         return rc == HSIM_EIO ? HSIM_EINPUT : rc;
     for (size_t i = 0; i < n && rc == 0; i++) {

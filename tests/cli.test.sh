@@ -396,6 +396,30 @@ check "good then bad INIs exit 2" test $rc -eq 2
 check "good then bad INIs: nothing ran" test ! -e "$work/out/small"
 check "good then bad INIs: the first bad one named" has_err "unknown-key.ini:4:"
 check "good then bad INIs: the second bad one named" has_err "syntax.ini:3:"
+# so is an input file that cannot be opened: a mistyped path, a folder
+run -q good.ini missing-trace.ini folder-trace.ini missing-throughputs.ini
+check "good then missing inputs exit 2" test $rc -eq 2
+check "good then missing inputs: nothing ran" test ! -e "$work/out/small"
+check "good then missing inputs: the missing trace named" \
+  has_err "missing-trace.ini:4: cannot open trace './no-such-trace.swf': No such file or directory"
+check "good then missing inputs: the folder named" \
+  has_err "folder-trace.ini:4: cannot read trace './a-folder.swf': Is a directory"
+check "good then missing inputs: the missing throughputs named" \
+  has_err "missing-throughputs.ini: ./no-such-throughputs.csv: cannot open: No such file or directory"
+printf '[workload]\nformat = alibaba\npath = small.swf\n[cluster]\nalibaba_nodes = no-nodes.csv\n[policy a]\n' >no-nodes.ini
+run -q no-nodes.ini
+check "a missing Alibaba node list exits 2" test $rc -eq 2
+check "a missing Alibaba node list: the INI, the file and the reason" \
+  has_err "no-nodes.ini: ./no-nodes.csv: cannot open: No such file or directory"
+# a named pipe is not opened to check it (its writer would see a reader
+# come and go): it is read once, by the run
+mkfifo fifo.swf
+sed -e 's#^path = .*#path = fifo.swf#' -e 's/^name = small$/name = fifo/' good.ini >fifo.ini
+cat small.swf >fifo.swf &
+run -q fifo.ini
+check "a trace through a named pipe: exits 0" test $rc -eq 0
+check "a trace through a named pipe: its results" test -f "$work/out/fifo/summary.csv"
+wait
 # a mistake found only when an experiment loads its trace: what ran before
 # it was written
 sed 's/^name = small$/name = small-after/' good.ini >good-after.ini
