@@ -189,7 +189,8 @@ static void one_spelling(const char *dir, char *out, size_t size)
    reads once).  Two experiments that would write one results folder (a
    copied INI whose name was kept, the same file twice) are a mistake too:
    the second would overwrite the first's results, however its path is
-   spelled (one_spelling()).  0; 2 when a file is
+   spelled (one_spelling()); so is an input file that cannot be opened
+   (hsim_experiment_check_inputs()).  0; 2 when a file is
    bad; 1 when out of memory.  O(n^2) comparisons of folder names for n
    files. */
 static int check_all(int n, char **files, char **texts)
