@@ -138,9 +138,10 @@ size_t hsim_bom_len(const char *s, size_t len);
  * disk, a crash) leaves no cut-off jobs.csv, chart or trace that a script
  * could take for a complete one.  A failed write removes its .part file,
  * and so does a stopping signal (hsim_part_remove_on_signals()); a crash
- * leaves them, and the next run overwrites them.  That is for a new path or a regular file only: a symbolic
- * link, a device or a pipe (/dev/stdout) is written in place, as a rename
- * would replace it (as root, even /dev/stdout itself).
+ * leaves them, and the next run overwrites them.  That is for a new path or
+ * a regular file only: a symbolic link, a device or a pipe (/dev/stdout) is
+ * written in place, as a rename would replace it (as root, even /dev/stdout
+ * itself).
  */
 #define HSIM_PART_PATH_MAX 4200 /* an output path and ".part" */
 
