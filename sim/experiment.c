@@ -131,6 +131,8 @@ typedef struct replay {
     int rc;                       /* hsim_engine_run()'s, or HSIM_ENOMEM */
     int finished;                 /* out, st and rc are set (under the
                                      pool's lock when there is a pool) */
+    double gpu_util;              /* every GPU's utilization, 0..1, for the
+                                     table; NaN off a cluster with GPUs */
 } replay_t;
 
 static void replay_run(replay_t *r)
@@ -267,6 +269,7 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
             hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
             const double util[] = {m.load_imbalance, m.util_cores, m.util_mem, m.util_fpgas,
                                    m.util_all_gpus};
+            r->gpu_util = m.util_all_gpus;
             for (size_t k = 0; k < sizeof util / sizeof util[0]; k++)
                 hsim_report_figure(x->summary, 6, util[k]);
             for (size_t k = 0; k < x->cluster.n_models; k++)
@@ -284,6 +287,12 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
     return rc;
 }
 
+/* Whether the table has a gpu_util column: on a cluster with GPUs. */
+static int table_gpus(const experiment_t *x)
+{
+    return x->has_cluster && x->cluster.total_gpus > 0;
+}
+
 /* Replays every policy, on o->threads threads when more than one, and
    writes the results in file order as they come, so the files are the
    same whatever the number of threads. */
@@ -297,6 +306,7 @@ static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsi
     for (size_t k = 0; k < n; k++) {
         r[k].x = x;
         r[k].pc = &c->policies[k];
+        r[k].gpu_util = NAN;
     }
     size_t width = o->threads > 1 ? (size_t)o->threads : 1;
     pool_t pool;
@@ -309,7 +319,7 @@ static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsi
             replay_run(&r[k]);
         hsim_summary_t s;
         if ((rc = write_replay(x, &r[k], &s, e)) == 0 && !o->quiet) {
-            hsim_report_table_row(stdout, r[k].pc->name, &s);
+            hsim_report_table_row(stdout, r[k].pc->name, &s, table_gpus(x), r[k].gpu_util);
             hsim_report_table_flush(stdout);
         }
         replay_free(&r[k]);
@@ -389,7 +399,7 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
             else
                 printf("%s: %zu jobs (%zu rejected) on %d processors -> %s/\n", c->name,
                        x.w.n_jobs, x.w.n_rejected, x.capacity, dir);
-            hsim_report_table_header(stdout);
+            hsim_report_table_header(stdout, table_gpus(&x));
         }
     }
     if (rc == 0)

@@ -144,6 +144,7 @@ done
 run good.ini
 check "without -q, a table on stdout" test -s out.txt
 check "the table names each policy" has_out "cons"
+check "a pool of processors: no gpu_util column" grep -qE '^policy .* util fairness$' out.txt
 
 # a file where a results folder must go: named, exit 1
 mkdir -p "$work/blocked/small"

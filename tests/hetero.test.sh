@@ -76,6 +76,13 @@ ff=$(col "$g/summary.csv" fcfs-first-fit avg_turnaround)
 het=$(col "$g/summary.csv" fcfs-hetero avg_turnaround)
 echo "     (avg turnaround: first-fit $ff s, heterogeneity-aware $het s)"
 check "gavel: heterogeneity-aware placement beats first-fit on turnaround" less_than "$het" "$ff"
+# the table: util is the cores', and gpu_util every GPU's (util_gpus)
+check "gavel: the table has a gpu_util column" grep -qE '^policy .* util gpu_util fairness$' out.txt
+for p in "${policies[@]}"; do
+  want=$(awk -v u="$(col "$g/summary.csv" "$p" util_gpus)" 'BEGIN { printf "%.1f%%", 100 * u }')
+  check "gavel: $p: the table's gpu_util is util_gpus ($want)" \
+    test "$(awk -v p="$p" '$1 == p { print $8 }' out.txt)" = "$want"
+done
 check "gavel: util_gpus_v100 is a fraction" \
   awk -v u="$(col "$g/summary.csv" fcfs-hetero util_gpus_v100)" 'BEGIN { exit !(u > 0 && u <= 1) }'
 # its 4 policies on 3 threads (three at once, then one): the same files
@@ -193,11 +200,17 @@ $mix_cluster
 EOF
 run mix.ini
 check "mix: exits 0" test $rc -eq 0
+check "mix: GPU nodes, a gpu_util column" grep -q ' util gpu_util fairness$' out.txt
 check "mix: summary.csv has 4 policies" test "$(rows out/mix/summary.csv)" -eq 4
 check "mix: every job is in jobs.csv or rejected.csv" every_job_accounted out/mix 300 ff bf-spread het rr
 for c in scientific deep-learning big-data; do
   check "mix: classes.csv has $c" grep -q "^het,$c," out/mix/classes.csv
 done
+# nodes without GPUs: no gpu_util column
+printf '[experiment]\nname = cpus\noutput = out\n[workload]\nformat = lublin\njobs = 50\n[nodes cpu]\ncount = 4\ncores = 16\n[policy ff]\nplacement = first-fit\n' >cpus.ini
+run cpus.ini
+check "cpu nodes: exits 0" test $rc -eq 0
+check "cpu nodes: no gpu_util column" grep -qE '^policy .* util fairness$' out.txt
 check "mix: nodes.csv has the 12 nodes" test "$(rows out/mix/het/nodes.csv)" -eq 12
 
 # ---- hsim gen, and the replay of what it writes ----
