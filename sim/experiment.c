@@ -22,10 +22,18 @@ typedef struct experiment {
     int has_cluster;
     FILE *summary;
     FILE *classes;
-    double *fig;                  /* 4 x HSIM_MAX_POLICIES: per policy wait (h),
-                                     bsld, utilization (%), load imbalance */
+    double *fig;                  /* 5 x HSIM_MAX_POLICIES: per policy wait (h),
+                                     bsld, utilization (%), load imbalance,
+                                     GPU utilization (%) */
     size_t n_done;                /* policies run so far */
 } experiment_t;
+
+/* Whether the table and the chart show the GPUs' utilization: on a
+   cluster with GPUs. */
+static int table_gpus(const experiment_t *x)
+{
+    return x->has_cluster && x->cluster.total_gpus > 0;
+}
 
 /* summary.png: the policies side by side. */
 static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_err_t *e)
@@ -34,15 +42,24 @@ static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_er
     const char *labels[HSIM_MAX_POLICIES];
     for (size_t i = 0; i < n; i++)
         labels[i] = c->policies[i].name;
-    hsim_chart_panel_t panels[4] = {
+    /* utilization is the processors' (the cores'); a GPU cluster's GPUs
+       get a panel of their own, as its cores may sit nearly idle */
+    hsim_chart_panel_t panels[5] = {
         {"average wait (h)", x->fig},
         {"average bounded slowdown", x->fig + HSIM_MAX_POLICIES},
-        {"utilization (%)", x->fig + 2 * HSIM_MAX_POLICIES},
-        {"load imbalance (CV)", x->fig + 3 * HSIM_MAX_POLICIES},
+        {x->has_cluster ? "core utilization (%)" : "utilization (%)",
+         x->fig + 2 * HSIM_MAX_POLICIES},
     };
+    size_t n_panels = 3;
+    if (table_gpus(x))
+        panels[n_panels++] = (hsim_chart_panel_t){"GPU utilization (%)",
+                                                  x->fig + 4 * HSIM_MAX_POLICIES};
+    if (x->has_cluster)
+        panels[n_panels++] = (hsim_chart_panel_t){"load imbalance (CV)",
+                                                  x->fig + 3 * HSIM_MAX_POLICIES};
     char path[HSIM_PATH_MAX * 2 + 16];
     snprintf(path, sizeof path, "%s/summary.png", dir);
-    return hsim_chart_bars(path, c->name, labels, n, panels, x->has_cluster ? 4 : 3, e);
+    return hsim_chart_bars(path, c->name, labels, n, panels, n_panels, e);
 }
 
 static int write_nodes(const experiment_t *x, const char *path, const hsim_run_stats_t *st,
@@ -275,6 +292,7 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
             for (size_t k = 0; k < x->cluster.n_models; k++)
                 hsim_report_figure(x->summary, 6, m.util_gpus[k]);
             x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
+            x->fig[4 * HSIM_MAX_POLICIES + x->n_done] = 100 * m.util_all_gpus;
         }
         /* NaN when no job ran: n/a in the chart */
         x->fig[x->n_done] = s->wait.avg / 3600;
@@ -285,12 +303,6 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         write_classes(x, pc->name, r->out);
     }
     return rc;
-}
-
-/* Whether the table has a gpu_util column: on a cluster with GPUs. */
-static int table_gpus(const experiment_t *x)
-{
-    return x->has_cluster && x->cluster.total_gpus > 0;
 }
 
 /* Replays every policy, on o->threads threads when more than one, and
@@ -349,7 +361,7 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
                                                          : (int32_t)x->cluster.total_cores;
     }
-    x->fig = hsim_calloc(4 * HSIM_MAX_POLICIES, sizeof *x->fig);
+    x->fig = hsim_calloc(5 * HSIM_MAX_POLICIES, sizeof *x->fig);
     return x->fig ? 0 : HSIM_ENOMEM;
 }
 

@@ -17,6 +17,8 @@ test_setup hetero "$1" "$3"
 
 # rows FILE: data rows of a CSV file (header excluded), 0 when it is missing
 rows() { if [[ -f $1 ]]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+# png_width FILE: a PNG's width in pixels (its IHDR, bytes 16 to 19)
+png_width() { od -An -tu1 -j16 -N4 "$1" | awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }'; }
 # col FILE POLICY COLUMN: a summary.csv value, by policy and column name
 col() {
   awk -F, -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
@@ -83,6 +85,8 @@ for p in "${policies[@]}"; do
   check "gavel: $p: the table's gpu_util is util_gpus ($want)" \
     test "$(awk -v p="$p" '$1 == p { print $8 }' out.txt)" = "$want"
 done
+# the chart: a panel more for the GPUs (260 points each, 60 on the right)
+check "gavel: the chart has five panels, the GPUs' among them" test "$(png_width "$g/summary.png")" -eq 1360
 check "gavel: util_gpus_v100 is a fraction" \
   awk -v u="$(col "$g/summary.csv" fcfs-hetero util_gpus_v100)" 'BEGIN { exit !(u > 0 && u <= 1) }'
 # its 4 policies on 3 threads (three at once, then one): the same files
@@ -211,6 +215,7 @@ printf '[experiment]\nname = cpus\noutput = out\n[workload]\nformat = lublin\njo
 run cpus.ini
 check "cpu nodes: exits 0" test $rc -eq 0
 check "cpu nodes: no gpu_util column" grep -qE '^policy .* util fairness$' out.txt
+check "cpu nodes: the chart has four panels, no GPUs'" test "$(png_width out/cpus/summary.png)" -eq 1100
 check "mix: nodes.csv has the 12 nodes" test "$(rows out/mix/het/nodes.csv)" -eq 12
 
 # ---- hsim gen, and the replay of what it writes ----
