@@ -143,6 +143,14 @@ done
 
 run good.ini
 check "without -q, a table on stdout" test -s out.txt
+# two experiments: two tables, a blank line between them
+sed 's/^name = small$/name = small-again/' good.ini >again.ini
+run good.ini again.ini
+check "two experiments: exits 0" test $rc -eq 0
+check "two experiments: two tables, one blank line between" \
+  test "$(grep -c '^policy ' out.txt) $(grep -c '^$' out.txt) $(grep -n '^$' out.txt | cut -d: -f1)" \
+  = "2 1 $(($(grep -n '^small-again:' out.txt | cut -d: -f1) - 1))"
+run good.ini
 check "the table names each policy" has_out "cons"
 check "a pool of processors: no gpu_util column" grep -qE '^policy .* util fairness$' out.txt
 
@@ -496,6 +504,16 @@ EOF
 run -q noheader.ini
 check "no machine size exits 2" test $rc -eq 2
 check "no machine size: says to set processors" has_err "processors"
+# hsim gen gives such a trace the machine of [cluster] processors
+printf '[cluster]\nprocessors = 12\n' >>noheader.ini
+run gen noheader.ini noheader-out.swf
+check "gen, no MaxProcs header: exits 0" test $rc -eq 0
+check "gen, no MaxProcs header: the INI's processors become it" grep -q '^; MaxProcs: 12$' noheader-out.swf
+run gen noheader.ini
+check "gen without OUT exits 2" test $rc -eq 2
+check "gen without OUT: its usage" has_err "usage: hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]"
+run gen noheader.ini a.swf b.csv c.csv
+check "gen with a fourth file exits 2" test $rc -eq 2
 
 # fractional times stay exact from the trace to jobs.csv
 cat >frac.swf <<'EOF'
