@@ -943,6 +943,11 @@ static int finish(parse_t *p, int ini_rc)
                          "%s:%d: format %s needs a cluster of nodes: expected [nodes NAME] "
                          "sections or [cluster] alibaba_nodes",
                          c->path, fmt, c->format);
+    if (!strcmp(c->format, "lublin") && c->n_nodes == 0 && !c->alibaba_nodes[0] &&
+        !c->processors) /* the model's job sizes are drawn for the machine */
+        return hsim_errf(p->e, HSIM_EINPUT,
+                         "%s:%d: format lublin needs the machine's size: expected [cluster] "
+                         "processors or [nodes NAME] sections", c->path, fmt);
     if (!c->n_policies)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: no [policy NAME] section: expected at least one", c->path,

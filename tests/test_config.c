@@ -437,9 +437,21 @@ static void test_bad_max_jobs(void)
                     "1..2147483647", "'100000000000'");
     expect_error_at("[workload]\nformat = lublin\njobs = 0\n[policy a]\n", 3, "jobs", "'0'",
                     NULL);
-    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\njobs = 2147483647\n[policy a]\n",
-                          "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\njobs = 2147483647\n[cluster]\n"
+                          "processors = 64\n[policy a]\n", "x.ini", &e), 0);
     CU_ASSERT_EQUAL(cfg.jobs, 2147483647u);
+}
+
+/* The Lublin model draws job sizes for the machine: without its size, the
+   mistake is the INI's, at the format line (the generator's own message
+   named a library parameter, machine_procs). */
+static void test_lublin_needs_a_machine(void)
+{
+    expect_error_at("[workload]\njobs = 5\nformat = lublin\n[policy a]\n", 3, "format lublin",
+                    "[cluster] processors", "[nodes NAME]");
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\n[nodes cpu]\ncount = 2\ncores = 8\n"
+                          "[policy a]\n", "x.ini", &e), 0);
 }
 
 static void test_key_before_section(void)
@@ -583,6 +595,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_bad_seed);
     HSIM_TEST(m, test_bad_processors);
     HSIM_TEST(m, test_bad_max_jobs);
+    HSIM_TEST(m, test_lublin_needs_a_machine);
     HSIM_TEST(m, test_key_before_section);
     HSIM_TEST(m, test_syntax_error);
     HSIM_TEST(m, test_first_mistake_reported);
