@@ -210,6 +210,34 @@ check "mix: every job is in jobs.csv or rejected.csv" every_job_accounted out/mi
 for c in scientific deep-learning big-data; do
   check "mix: classes.csv has $c" grep -q "^het,$c," out/mix/classes.csv
 done
+# ---- an ElasticFlow trace, end to end ----
+cat >ef.ini <<EOF
+[experiment]
+name = ef
+output = out
+[workload]
+format = elasticflow
+path = $shared/traces/gpu/elasticflow/cluster01.csv.gz
+[nodes gpu]
+count = 8
+cores = 32
+gpus = 8
+[policy fcfs]
+placement = first-fit
+[policy easy]
+backfill = easy
+placement = best-fit
+EOF
+run ef.ini
+check "elasticflow: exits 0" test $rc -eq 0
+n_ef=$(($(zcat "$shared/traces/gpu/elasticflow/cluster01.csv.gz" | grep -c .) - 1))
+check "elasticflow: every job is in jobs.csv or rejected.csv ($n_ef)" every_job_accounted out/ef "$n_ef" fcfs easy
+# its first row: 64 GPUs for 2,429 s, submitted at 1,932,025 s
+check "elasticflow: the first job as the trace gives it" \
+  awk -F, '$1 == 1 { found = 1; if ($2 != 1932025 || $5 != 64 || $7 != 2429) bad = 1 } END { exit !(found && !bad) }' out/ef/fcfs/jobs.csv
+check "elasticflow: EASY waits less than FCFS" \
+  less_than "$(col out/ef/summary.csv easy avg_wait)" "$(col out/ef/summary.csv fcfs avg_wait)"
+
 # nodes without GPUs: no gpu_util column
 printf '[experiment]\nname = cpus\noutput = out\n[workload]\nformat = lublin\njobs = 50\n[nodes cpu]\ncount = 4\ncores = 16\n[policy ff]\nplacement = first-fit\n' >cpus.ini
 run cpus.ini
