@@ -186,6 +186,12 @@ static void test_relative_paths(void)
     CU_ASSERT_EQUAL_FATAL(parse("[experiment]\noutput = /\n[workload]\npath = t.swf\n"
                                 "[policy p]\n", "a/b.ini", &e), 0);
     CU_ASSERT_STRING_EQUAL(cfg.output, "/");
+    /* an empty output is a mistake, not the current folder */
+    expect_error_at("[experiment]\noutput =\n[workload]\npath = t.swf\n[policy p]\n", 2,
+                    "output", "expected a folder, found nothing", NULL);
+    /* an INI whose stem is no valid name: the experiment is "experiment" */
+    CU_ASSERT_EQUAL_FATAL(parse("[workload]\npath = t.swf\n[policy p]\n", "a/.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.name, "experiment");
 }
 
 /* hsim_config_load on a real file: same parser, trace next to the INI. */
