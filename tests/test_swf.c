@@ -149,8 +149,8 @@ static void test_parse_no_header(void)
     CU_ASSERT_EQUAL(t.n_records, 1);
     CU_ASSERT_EQUAL(t.header.max_procs, -1);
     CU_ASSERT_EQUAL(t.header.max_nodes, -1);
-    CU_ASSERT_EQUAL(t.header.unix_start_time, -1);
-    CU_ASSERT_EQUAL(t.header.time_zone, -1);
+    CU_ASSERT_EQUAL(t.header.unix_start_time, HSIM_HEADER_ABSENT);
+    CU_ASSERT_EQUAL(t.header.time_zone, HSIM_HEADER_ABSENT);
     CU_ASSERT_STRING_EQUAL(t.header.time_zone_string, "");
     CU_ASSERT_STRING_EQUAL(t.header.computer, "");
     hsim_swf_trace_free(&t);

@@ -663,6 +663,10 @@ static void round_trip(const hsim_workload_t *w, const char *path)
     CU_ASSERT_EQUAL(t.header.max_jobs, (int64_t)w->n_jobs);
     CU_ASSERT_EQUAL(t.header.max_records, (int64_t)w->n_jobs);
     CU_ASSERT_EQUAL(t.header.max_procs, w->header.max_procs);
+    CU_ASSERT_EQUAL(t.header.max_nodes, w->header.max_nodes);
+    CU_ASSERT_EQUAL(t.header.unix_start_time, w->header.unix_start_time);
+    CU_ASSERT_EQUAL(t.header.time_zone, w->header.time_zone);
+    CU_ASSERT_STRING_EQUAL(t.header.time_zone_string, w->header.time_zone_string);
     CU_ASSERT_EQUAL(t.n_records, w->n_jobs);
     for (size_t i = 0; i < t.n_records; i++)
         if (t.records[i].wait != -S || t.records[i].alloc_procs != t.records[i].req_procs) {
@@ -719,10 +723,16 @@ static void test_swf_round_trip(void)
         hsim_workload_free(&w);
     }
 
-    /* fractional times, dependencies and a job cut at its estimate */
+    /* fractional times, dependencies and a job cut at its estimate; the
+       header of a machine west of Greenwich (NASA-iPSC's: a negative time
+       zone, which the writer once dropped) */
     hsim_workload_t w;
     hsim_workload_init(&w);
     w.header.max_procs = 16;
+    w.header.max_nodes = 128;
+    w.header.unix_start_time = 749458803;
+    w.header.time_zone = -28800;
+    snprintf(w.header.time_zone_string, sizeof w.header.time_zone_string, "US/Pacific");
     hsim_job_t j;
     hsim_job_init(&j);
     j.id = j.line = 1;

@@ -120,9 +120,9 @@ static void put_header(sink_t *s, const hsim_workload_t *w)
         sink_printf(s, "; MaxProcs: %" PRId64 "\n", h->max_procs);
     if (h->max_nodes > 0)
         sink_printf(s, "; MaxNodes: %" PRId64 "\n", h->max_nodes);
-    if (h->unix_start_time >= 0)
+    if (h->unix_start_time != HSIM_HEADER_ABSENT)
         sink_printf(s, "; UnixStartTime: %" PRId64 "\n", h->unix_start_time);
-    if (h->time_zone >= 0)
+    if (h->time_zone != HSIM_HEADER_ABSENT)
         sink_printf(s, "; TimeZone: %" PRId64 "\n", h->time_zone);
     put_header_text(s, "TimeZoneString", h->time_zone_string);
     put_header_text(s, "Note", h->note[0] ? h->note : "written by hsim " HSIM_VERSION);

@@ -11,7 +11,7 @@ void hsim_workload_init(hsim_workload_t *w)
     memset(w, 0, sizeof *w);
     hsim_swf_header_t *h = &w->header;
     h->max_procs = h->max_nodes = h->max_jobs = h->max_records = -1;
-    h->unix_start_time = h->time_zone = -1;
+    h->unix_start_time = h->time_zone = HSIM_HEADER_ABSENT;
 }
 
 void hsim_workload_free(hsim_workload_t *w)

@@ -10,13 +10,18 @@
 
 #include "../sim/job.h"
 
+#define HSIM_HEADER_ABSENT INT64_MIN /* a signed header field not given */
+
 typedef struct hsim_swf_header {
     int64_t max_procs;        /* MaxProcs, -1 when absent */
     int64_t max_nodes;        /* MaxNodes, -1 when absent */
     int64_t max_jobs;         /* MaxJobs, -1 when absent */
     int64_t max_records;      /* MaxRecords, -1 when absent */
-    int64_t unix_start_time;  /* UnixStartTime, -1 when absent */
-    int64_t time_zone;        /* TimeZone (seconds), -1 when absent */
+    int64_t unix_start_time;  /* UnixStartTime, HSIM_HEADER_ABSENT when
+                                 absent (a time before 1970 is negative) */
+    int64_t time_zone;        /* TimeZone (seconds), HSIM_HEADER_ABSENT when
+                                 absent (west of Greenwich it is negative:
+                                 NASA-iPSC's is -28800) */
     char time_zone_string[64];/* TimeZoneString, "" when absent */
     char computer[128];       /* Computer, "" when absent */
     char installation[128];   /* Installation, "" when absent */
