@@ -751,6 +751,35 @@ static void test_reject_impossible(void)
     hsim_workload_free(&w);
 }
 
+/*
+ * The rejection reason names what the job asked for: whole nodes and memory
+ * too.  Two cpu nodes of 8 cores and 1 GiB: 4 cores on 3 whole nodes and 4
+ * cores with 4 GiB cannot run; 4 cores with 512 MiB can.
+ */
+static void test_reject_reasons(void)
+{
+    hsim_spec_t s;
+    memset(&s, 0, sizeof s);
+    s.types[0] = ntype("cpu", 2, 8, 0, NULL, 1.0);
+    s.types[0].mem_mb = 1024;
+    double speeds[1] = {-1};
+    s.class_speed = speeds;
+    s.spec = (hsim_cluster_spec_t){.types = s.types, .n_types = 1, .class_speed = speeds,
+                                   .n_classes = 0};
+    hsim_workload_init(&w);
+    add(&w, 1, 0, 4, 10, 10)->nodes = 3;
+    add(&w, 2, 1, 4, 10, 10)->mem_mb = 4096;
+    add(&w, 3, 2, 4, 10, 10)->mem_mb = 512;
+    w.n_input = 3;
+    CU_ASSERT_EQUAL_FATAL(hsim_spec_reject_impossible(&s, &w), 0);
+    CU_ASSERT_EQUAL_FATAL(w.n_jobs, 1);
+    CU_ASSERT_EQUAL(w.jobs[0].id, 3);
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 2);
+    CU_ASSERT_STRING_EQUAL(w.rejected[0].reason, "no node type can hold it: 4 cores on 3 nodes");
+    CU_ASSERT_STRING_EQUAL(w.rejected[1].reason, "no node type can hold it: 4 cores, 4096 MiB");
+    hsim_workload_free(&w);
+}
+
 /* ---- determinism and a differential check of durations ---- */
 
 static uint64_t lcg(uint64_t *x)
@@ -913,6 +942,7 @@ void hsim_test_register(void)
     HSIM_TEST(st, test_busy_times_and_stats);
     HSIM_TEST(st, test_gpus_of_no_model);
     HSIM_TEST(st, test_reject_impossible);
+    HSIM_TEST(st, test_reject_reasons);
     HSIM_TEST(st, test_determinism_fcfs);
     HSIM_TEST(st, test_determinism_easy);
     HSIM_TEST(st, test_determinism_conservative);
