@@ -457,6 +457,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
     case 13:
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
             return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
+        c->max_job_cores_line = p->line;
         return 1;
     default:
         if (!strcmp(v, "none"))

@@ -78,6 +78,7 @@ typedef struct hsim_config {
     int32_t users;                   /* [workload] users (generators, default 0) */
     double estimate_factor;          /* [workload] estimate_factor (generators, 1) */
     int32_t max_job_cores;           /* [workload] max_job_cores (mix; 0 = cluster) */
+    int max_job_cores_line;          /* where it was given, for messages */
     double share[3];                 /* [workload] scientific/dl/bigdata shares (mix) */
     double gpu_share;                /* [workload] gpu_share: SWF jobs made GPU jobs */
     int32_t gpus_per_job;            /* [workload] gpus_per_job (default 1) */

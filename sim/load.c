@@ -54,6 +54,28 @@ static void totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus)
     }
 }
 
+/* The same for a cluster from Alibaba's node list, which only the spec
+   reads otherwise: a generator sizes its jobs by the cluster.  Cores as
+   the spec makes them (milli-cores rounded down, at least 1 a node).
+   0, or the reader's error (HSIM_EINPUT for a file that cannot be read). */
+static int alibaba_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus, hsim_err_t *e)
+{
+    hsim_alibaba_node_t *nodes = NULL;
+    size_t n = 0;
+    int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, &nodes, &n, e);
+    if (rc == HSIM_EIO)
+        hsim_experiment_name(e, c->path);
+    if (rc)
+        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+    for (size_t i = 0; i < n; i++) {
+        int32_t k = nodes[i].cpu_milli / 1000;
+        *cores += k > 0 ? k : 1;
+        *gpus += nodes[i].gpus;
+    }
+    hsim_free(nodes);
+    return 0;
+}
+
 static int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : (int32_t)x; }
 
 static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
@@ -61,10 +83,21 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
 {
     int64_t cores, gpus;
     totals(c, &cores, &gpus);
+    int rc;
+    if (c->alibaba_nodes[0] && (rc = alibaba_totals(c, &cores, &gpus, e)))
+        return rc;
+    /* the INI's mistakes, in its words (the generators' would name their
+       own parameters, cluster_gpus say) */
+    int wants_gpus = !strcmp(c->format, "dl") ||
+                     (!strcmp(c->format, "mix") && c->share[HSIM_MIX_DL] > 0);
+    if (wants_gpus && gpus == 0)
+        return hsim_errf(e, HSIM_EINPUT, "%s: format %s%s needs GPUs: expected [nodes NAME] "
+                         "sections with gpus%s", c->path, c->format,
+                         strcmp(c->format, "mix") ? "" : " with a dl share",
+                         strcmp(c->format, "mix") ? "" : ", or dl = 0");
     size_t n = c->max_jobs && c->max_jobs < c->jobs ? c->max_jobs : c->jobs;
     hsim_estimate_rule_t est = {.factor = c->estimate_factor, .round_up = 0};
     hsim_err_t ge = {{0}};
-    int rc;
     if (!strcmp(c->format, "lublin")) {
         hsim_lublin_params_t p;
         hsim_lublin_defaults(&p);
@@ -83,6 +116,10 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
         p.n_users = c->users;
         rc = hsim_gen_dl(&p, c->seed, w, &ge);
     } else {
+        if (c->max_job_cores > cores) /* the INI's mistake, at its line */
+            return hsim_errf(e, HSIM_EINPUT, "%s:%d: max_job_cores: expected at most the "
+                             "cluster's %lld cores (or 0 for that many), found %d", c->path,
+                             c->max_job_cores_line, (long long)cores, c->max_job_cores);
         hsim_mix_params_t p;
         hsim_mix_defaults(&p);
         p.n_jobs = n;

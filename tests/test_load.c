@@ -3,7 +3,9 @@
  * machine size of an SWF trace (the [cluster] key, else MaxProcs, else
  * MaxNodes, else an error), and an SWF trace on a cluster of nodes: job
  * classes named after a field (class_by), the limit on their number, and
- * the jobs that gpu_share and fpga_share turn into GPU or FPGA jobs.
+ * the jobs that gpu_share and fpga_share turn into GPU or FPGA jobs; the
+ * generators' bounds as the INI's mistakes, and the generators on a
+ * cluster from Alibaba's node list.
  */
 #include "harness.h"
 
@@ -272,6 +274,100 @@ static void test_shares_follow_the_seed(void)
     CU_ASSERT(memcmp(kind[0], kind[2], N) != 0);
 }
 
+/* ---- a generator's bounds, as the INI's mistakes ---- */
+
+/* mix's max_job_cores above the cluster's cores: an error at its line, in
+   the INI's words (the generator's said 'cluster_cpus'); at the cores
+   exactly, the workload loads. */
+static void test_max_job_cores(void)
+{
+    static const char *const head = "[workload]\nformat = mix\njobs = 50\nmax_job_cores = %d\n"
+                                    "[nodes c]\ncount = 6\ncores = 8\n"
+                                    "[nodes g]\ncount = 1\ncores = 16\ngpus = 8\n[policy p]\n";
+    char text[256];
+    hsim_workload_t w;
+    int32_t capacity;
+    hsim_err_t e;
+    write_trace(""); /* makes the folder of x.ini */
+    snprintf(text, sizeof text, head, 65);
+    CU_ASSERT_EQUAL(load(text, &w, &capacity, &e), HSIM_EINPUT);
+    char want[HSIM_PATH_MAX + 128];
+    snprintf(want, sizeof want, "%s:4: max_job_cores: expected at most the cluster's 64 cores "
+             "(or 0 for that many), found 65", ini);
+    CU_ASSERT_STRING_EQUAL(e.msg, want);
+    snprintf(text, sizeof text, head, 64);
+    CU_ASSERT_EQUAL_FATAL(load(text, &w, &capacity, &e), 0);
+    CU_ASSERT_EQUAL(w.n_jobs + w.n_rejected, 50);
+    hsim_workload_free(&w);
+}
+
+/* dl, and mix with a dl share, on nodes without GPUs: the INI's mistake,
+   in its words (the generators said "parameter 'cluster_gpus' ... found
+   0"); mix without the dl share runs there. */
+static void test_gpu_jobs_need_gpus(void)
+{
+    hsim_workload_t w;
+    int32_t capacity;
+    hsim_err_t e;
+    write_trace("");
+    char want[HSIM_PATH_MAX + 128];
+    CU_ASSERT_EQUAL(load("[workload]\nformat = dl\n[nodes c]\ncount = 2\ncores = 64\n"
+                         "[policy p]\n", &w, &capacity, &e), HSIM_EINPUT);
+    snprintf(want, sizeof want, "%s: format dl needs GPUs: expected [nodes NAME] sections "
+             "with gpus", ini);
+    CU_ASSERT_STRING_EQUAL(e.msg, want);
+    CU_ASSERT_EQUAL(load("[workload]\nformat = mix\n[nodes c]\ncount = 2\ncores = 64\n"
+                         "[policy p]\n", &w, &capacity, &e), HSIM_EINPUT);
+    snprintf(want, sizeof want, "%s: format mix with a dl share needs GPUs: expected [nodes "
+             "NAME] sections with gpus, or dl = 0", ini);
+    CU_ASSERT_STRING_EQUAL(e.msg, want);
+    CU_ASSERT_EQUAL_FATAL(load("[workload]\nformat = mix\njobs = 40\nscientific = 0.5\n"
+                               "dl = 0\nbigdata = 0.5\n[nodes c]\ncount = 2\ncores = 64\n"
+                               "[policy p]\n", &w, &capacity, &e), 0);
+    CU_ASSERT_EQUAL(w.n_jobs, 40);
+    hsim_workload_free(&w);
+}
+
+/* A generator on a cluster from Alibaba's node list sizes its jobs by that
+   cluster: before, it saw no cores and no GPUs, and every generator failed
+   (lublin: "parameter 'machine_procs' ... found 0"). */
+static void test_generators_on_an_alibaba_node_list(void)
+{
+    write_trace("");
+    char path[HSIM_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/nodes.csv", dir);
+    /* 2 nodes of 8 GPUs and 96 cores, one of 32 cores (31.5 rounded down) */
+    hsim_test_write_file(path, "sn,cpu_milli,memory_mib,gpu,model\n"
+                               "n0,96000,786432,8,V100M32\nn1,96000,786432,8,V100M32\n"
+                               "n2,31500,131072,0,nan\n");
+    static const char *const formats[] = {"lublin", "dl", "mix"};
+    for (size_t f = 0; f < 3; f++) {
+        char text[512];
+        snprintf(text, sizeof text, "[workload]\nformat = %s\njobs = 300\n[cluster]\n"
+                 "alibaba_nodes = nodes.csv\n[policy p]\n", formats[f]);
+        hsim_workload_t w;
+        int32_t capacity;
+        hsim_err_t e;
+        int rc = load(text, &w, &capacity, &e);
+        if (rc)
+            fprintf(stderr, "\n%s: %s\n", formats[f], e.msg);
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        CU_ASSERT_EQUAL(w.n_jobs + w.n_rejected, 300);
+        int32_t most_procs = 0, most_gpus = 0;
+        for (size_t i = 0; i < w.n_jobs; i++) {
+            if (w.jobs[i].procs > most_procs)
+                most_procs = w.jobs[i].procs;
+            if (w.jobs[i].gpus > most_gpus)
+                most_gpus = w.jobs[i].gpus;
+        }
+        CU_ASSERT(most_procs >= 1 && most_procs <= 96 + 96 + 31);
+        CU_ASSERT(most_gpus <= 16);
+        if (f > 0) /* dl and mix make GPU jobs */
+            CU_ASSERT(most_gpus >= 1);
+        hsim_workload_free(&w);
+    }
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("load_capacity");
@@ -282,4 +378,8 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_every_job_on_gpus);
     HSIM_TEST(s, test_every_job_on_fpgas);
     HSIM_TEST(s, test_shares_follow_the_seed);
+    s = hsim_test_suite("load_generators");
+    HSIM_TEST(s, test_max_job_cores);
+    HSIM_TEST(s, test_gpu_jobs_need_gpus);
+    HSIM_TEST(s, test_generators_on_an_alibaba_node_list);
 }
