@@ -453,4 +453,34 @@ check "quoted class: exits 0" test $rc -eq 0
 check "quoted class: classes.csv quotes the name and doubles its quotes" \
   grep -qxF 'p,"Net ""q"", b@1",2,150.000,0.000' out/quoted/classes.csv
 
+# ---- every format on every kind of machine it accepts ----
+# 300 jobs of each format on a pool of processors (where a format takes
+# one), on [nodes] sections and on Alibaba's node list, under FCFS, EASY
+# with an SJF queue and conservative backfilling: each run ends, and
+# accounts for every job.  (The generators once failed on a node list.)
+t=$shared/traces
+declare -A wl=(
+  [swf]="format = swf\npath = $t/swf/KTH-SP2-1996-2.1-cln.swf.gz"
+  [gavel]="format = gavel\npath = $t/gpu/gavel-philly/11cb48.trace.gz\nthroughputs = $t/gpu/gavel-philly/throughputs.csv"
+  [elasticflow]="format = elasticflow\npath = $t/gpu/elasticflow/cluster01.csv.gz"
+  [alibaba]="format = alibaba\npath = $t/gpu/alibaba-2023/openb_pod_list_default.csv.gz"
+  [lublin]="format = lublin" [dl]="format = dl" [mix]="format = mix")
+declare -A machine=(
+  [pool]="[cluster]\nprocessors = 128"
+  [nodes]="[nodes cpu]\ncount = 4\ncores = 32\nmemory = 128G\n[nodes gpu]\ncount = 4\ncores = 32\ngpus = 8\ngpu_model = v100\nmemory = 256G"
+  [node-list]="[cluster]\nalibaba_nodes = $t/gpu/alibaba-2023/openb_node_list_gpu_node.csv")
+policies='[policy fcfs]\n[policy easy-sjf]\nqueue = sjf\nbackfill = easy\n[policy cons]\nbackfill = conservative\n'
+for f in swf gavel elasticflow alibaba lublin dl mix; do
+  for m in pool nodes node-list; do
+    [[ $m == pool && $f != swf && $f != lublin ]] && continue # needs nodes
+    n=every-$f-$m
+    case $f in lublin | dl | mix) size="jobs = 300" ;; *) size="max_jobs = 300" ;; esac
+    printf "[experiment]\nname = $n\noutput = out\n[workload]\n${wl[$f]}\n$size\n${machine[$m]}\n$policies" >"$n.ini"
+    run -q "$n.ini"
+    check "every format: $f on $m: exits 0" test $rc -eq 0
+    check "every format: $f on $m: all 300 jobs accounted for under each policy" \
+      every_job_accounted "out/$n" 300 fcfs easy-sjf cons
+  done
+done
+
 test_finish
