@@ -130,8 +130,14 @@ static void summary_header(const experiment_t *x)
     hsim_report_summary_header(x->summary);
     if (x->has_cluster) {
         fputs(",load_imbalance,util_cores,util_memory,util_fpgas,util_gpus", x->summary);
-        for (size_t k = 0; k < x->cluster.n_models; k++)
-            fprintf(x->summary, ",util_gpus_%s", x->cluster.models[k]);
+        for (size_t k = 0; k < x->cluster.n_models; k++) {
+            /* a model's name is free text (gpu_model, a node list's
+               column): quoted when it holds a comma, as in cluster.csv */
+            char col[HSIM_TYPE_NAME_MAX + 16];
+            snprintf(col, sizeof col, "util_gpus_%s", x->cluster.models[k]);
+            fputc(',', x->summary);
+            hsim_report_csv_field(x->summary, col);
+        }
     }
     fputs(",expiries", x->summary); /* last: the cluster columns vary */
     fputc('\n', x->summary);

@@ -244,6 +244,14 @@ run cpus.ini
 check "cpu nodes: exits 0" test $rc -eq 0
 check "cpu nodes: no gpu_util column" grep -qE '^policy .* util fairness$' out.txt
 check "cpu nodes: the chart has four panels, no GPUs'" test "$(png_width out/cpus/summary.png)" -eq 1100
+# a GPU model's name is free text: a comma in it is quoted in summary.csv's
+# header as in cluster.csv (it split the column in two)
+printf '[experiment]\nname = comma\noutput = out\n[workload]\nformat = dl\njobs = 20\n[nodes g]\ncount = 2\ncores = 16\ngpus = 8\ngpu_model = v1,00\n[policy ff]\nplacement = first-fit\n' >comma.ini
+run -q comma.ini
+check "a GPU model with a comma: exits 0" test $rc -eq 0
+check "a GPU model with a comma: quoted in summary.csv's header" \
+  grep -q ',util_gpus,"util_gpus_v1,00",expiries$' out/comma/summary.csv
+check "a GPU model with a comma: quoted in cluster.csv" grep -q '^g,2,16,0,8,"v1,00",' out/comma/cluster.csv
 check "mix: nodes.csv has the 12 nodes" test "$(rows out/mix/het/nodes.csv)" -eq 12
 
 # ---- hsim gen, and the replay of what it writes ----
