@@ -72,8 +72,11 @@ static int write_nodes(const experiment_t *x, const char *path, const hsim_run_s
     char t[32];
     for (size_t i = 0; i < st->n_nodes; i++) {
         const hsim_node_t *n = &x->cluster.nodes[i];
-        fprintf(f, "%zu,%s,%s,%d\n", i, x->cluster.types[n->type].name,
-                hsim_format_time(t, sizeof t, st->node_busy[i]), st->node_jobs[i]);
+        fprintf(f, "%zu,", i);
+        hsim_report_csv_field(f, x->cluster.types[n->type].name); /* a node list's
+                                                                     model is in it */
+        fprintf(f, ",%s,%d\n", hsim_format_time(t, sizeof t, st->node_busy[i]),
+                st->node_jobs[i]);
     }
     return hsim_report_close(f, path, e);
 }

@@ -252,6 +252,13 @@ check "a GPU model with a comma: exits 0" test $rc -eq 0
 check "a GPU model with a comma: quoted in summary.csv's header" \
   grep -q ',util_gpus,"util_gpus_v1,00",expiries$' out/comma/summary.csv
 check "a GPU model with a comma: quoted in cluster.csv" grep -q '^g,2,16,0,8,"v1,00",' out/comma/cluster.csv
+# from a node list, the model is in the type's name: quoted in nodes.csv
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,96000,786432,8,"V1,00"\nn1,96000,786432,8,"V1,00"\n' >comma-nodes.csv
+printf '[experiment]\nname = comma-list\noutput = out\n[workload]\nformat = dl\njobs = 20\n[cluster]\nalibaba_nodes = comma-nodes.csv\n[policy ff]\nplacement = first-fit\n' >comma-list.ini
+run -q comma-list.ini
+check "a node list's model with a comma: exits 0" test $rc -eq 0
+check "a node list's model with a comma: nodes.csv quotes the type" \
+  test "$(grep -c '^[01],"V1,00-8gpu-96c-768G",' out/comma-list/ff/nodes.csv)" -eq 2
 check "mix: nodes.csv has the 12 nodes" test "$(rows out/mix/het/nodes.csv)" -eq 12
 
 # ---- hsim gen, and the replay of what it writes ----
