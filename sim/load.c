@@ -6,6 +6,7 @@
  * ever hold.
  */
 #include "experiment.h"
+#include "spec.h"
 
 #include "../workloads/gpu_traces.h"
 #include "../workloads/swf.h"
@@ -56,20 +57,16 @@ static void totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus)
 
 /* The same for a cluster from Alibaba's node list, which only the spec
    reads otherwise: a generator sizes its jobs by the cluster.  Cores as
-   the spec makes them (milli-cores rounded down, at least 1 a node).
-   0, or the reader's error (HSIM_EINPUT for a file that cannot be read). */
+   the spec gives them.  0, HSIM_EINPUT or HSIM_ENOMEM. */
 static int alibaba_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus, hsim_err_t *e)
 {
     hsim_alibaba_node_t *nodes = NULL;
     size_t n = 0;
-    int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, &nodes, &n, e);
-    if (rc == HSIM_EIO)
-        hsim_experiment_name(e, c->path);
+    int rc = hsim_spec_read_node_list(c, &nodes, &n, e);
     if (rc)
-        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+        return rc;
     for (size_t i = 0; i < n; i++) {
-        int32_t k = nodes[i].cpu_milli / 1000;
-        *cores += k > 0 ? k : 1;
+        *cores += hsim_spec_node_cores(&nodes[i]);
         *gpus += nodes[i].gpus;
     }
     hsim_free(nodes);

@@ -42,18 +42,31 @@ static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_s
  * "G2-8gpu-96c-384G", in the order the shapes first appear.  Milli-cores
  * are rounded down to whole cores.
  */
+int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes, size_t *n,
+                             hsim_err_t *e)
+{
+    int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, nodes, n, e);
+    if (rc == HSIM_EIO)
+        hsim_experiment_name(e, c->path); /* which experiment's file */
+    return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+}
+
+int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a)
+{
+    int32_t cores = a->cpu_milli / 1000;
+    return cores > 0 ? cores : 1;
+}
+
 static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsim_err_t *e)
 {
     hsim_alibaba_node_t *nodes = NULL;
     size_t n = 0;
-    int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, &nodes, &n, e);
-    if (rc == HSIM_EIO)
-        hsim_experiment_name(e, c->path); /* which experiment's file */
+    int rc = hsim_spec_read_node_list(c, &nodes, &n, e);
     if (rc)
-        return rc == HSIM_EIO ? HSIM_EINPUT : rc;
+        return rc;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const hsim_alibaba_node_t *a = &nodes[i];
-        int32_t cores = a->cpu_milli / 1000;
+        int32_t cores = a->cpu_milli / 1000; /* the shape: 0 for under a core */
         size_t t = 0;
         while (t < *nt && !(s->types[t].cores == cores && s->types[t].mem_mb == a->memory_mib &&
                             s->types[t].gpus == a->gpus &&
@@ -69,7 +82,7 @@ static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsi
             memset(ty, 0, sizeof *ty);
             snprintf(ty->name, sizeof ty->name, "%s-%dgpu-%dc-%lldG", a->gpus ? a->model : "cpu",
                      a->gpus, cores, (long long)(a->memory_mib / 1024));
-            ty->cores = cores > 0 ? cores : 1;
+            ty->cores = hsim_spec_node_cores(a);
             ty->mem_mb = a->memory_mib;
             ty->gpus = a->gpus;
             if (a->gpus)

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include "../workloads/gpu_traces.h"
+
 typedef struct hsim_spec {
     hsim_node_type_t types[HSIM_MAX_NODE_TYPES];
     double *class_speed;        /* [classes x types], owned */
@@ -21,6 +23,15 @@ typedef struct hsim_spec {
 int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_t *s,
                     hsim_err_t *e);
 void hsim_spec_free(hsim_spec_t *s);
+
+/* Reads c's Alibaba node list ([cluster] alibaba_nodes) into *nodes (the
+   caller frees it with hsim_free()): a file that cannot be read is bad
+   input, named with the INI.  0, HSIM_EINPUT or HSIM_ENOMEM. */
+int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes, size_t *n,
+                             hsim_err_t *e);
+/* A listed node's cores, as its node type gets them: milli-cores rounded
+   down, at least 1. */
+int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a);
 
 /* Moves every job that no node type could ever hold (on the empty
    cluster, by first-fit) from w->jobs to w->rejected, with the reason.
