@@ -501,6 +501,7 @@ static int workload_key(parse_t *p, const char *key, const char *v)
         else
             snprintf(c->trace, sizeof c->trace, "%s/%s", c->dir, v);
         c->trace_line = p->line;
+        c->trace_relative = v[0] != '/';
     } else if (!strcmp(key, "clean")) {
         if (!first_time(p, &p->seen_wl, 4, key))
             return 0;

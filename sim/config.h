@@ -69,6 +69,7 @@ typedef struct hsim_config {
     char format[16];                 /* [workload] format: swf */
     char trace[HSIM_PATH_MAX];       /* [workload] path, resolved */
     int trace_line;                  /* where path was given, for messages */
+    int trace_relative;              /* path was relative: trace starts at dir */
     hsim_clean_preset_t clean;       /* [workload] clean (default standard) */
     uint64_t max_jobs;               /* [workload] max_jobs (0 = all) */
     char throughputs[HSIM_PATH_MAX]; /* [workload] throughputs (gavel), resolved */

@@ -209,9 +209,14 @@ static int unreadable(const hsim_config_t *c, hsim_err_t *e)
     for (size_t i = 0; i < 2; i++) {
         char head[32];
         int len = snprintf(head, sizeof head, ": cannot %s: ", verbs[i]);
-        if (!strncmp(was.msg, c->trace, n) && !strncmp(was.msg + n, head, (size_t)len))
-            return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s trace '%s': %s", c->path,
-                             c->trace_line, verbs[i], c->trace, was.msg + n + (size_t)len);
+        if (!strncmp(was.msg, c->trace, n) && !strncmp(was.msg + n, head, (size_t)len)) {
+            const char *why = was.msg + n + (size_t)len;
+            /* an INI copied elsewhere: its relative paths moved with it */
+            int moved = c->trace_relative && !strcmp(why, strerror(ENOENT));
+            return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s trace '%s': %s%s", c->path,
+                             c->trace_line, verbs[i], c->trace, why,
+                             moved ? " (a relative path starts at the INI file's folder)" : "");
+        }
         if (strstr(was.msg, head)) {
             hsim_experiment_name(e, c->path);
             return HSIM_EINPUT;

@@ -345,6 +345,12 @@ check "missing trace exits 2" test $rc -eq 2
 check "missing trace: the INI file and line" has_err "missing-trace.ini:4:"
 check "missing trace: the trace and the reason" \
   has_err "missing-trace.ini:4: cannot open trace './no-such-trace.swf': No such file or directory"
+check "missing trace, a relative path: where it starts" \
+  has_err "No such file or directory (a relative path starts at the INI file's folder)"
+sed "s#^path = .*#path = $work/no-such-trace.swf#" missing-trace.ini >missing-abs.ini
+run -q missing-abs.ini
+check "missing trace, an absolute path: no word of folders" \
+  test "$(cat err.txt)" = "hsim: missing-abs.ini:4: cannot open trace '$work/no-such-trace.swf': No such file or directory"
 mkdir -p a-folder.swf
 sed 's/no-such-trace.swf/a-folder.swf/' missing-trace.ini >folder-trace.ini
 run -q folder-trace.ini
