@@ -6,6 +6,7 @@
 set -uo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) # before test_setup's cd
 test_setup cli "$1" "$3"
 
 # ---- options ----
@@ -607,5 +608,19 @@ EOF
 run -q slow.ini
 check "a node too slow exits 1" test $rc -eq 1
 check "a node too slow: the horizon is named" has_err "horizon"
+
+# the README's example INI ("Writing an experiment") runs as written, its
+# trace path and output moved here and its job count cut for time
+awk '/^## Writing an experiment/ { in_section = 1 }
+     in_section && /^```$/ && block { exit }
+     block { print }
+     in_section && /^```ini$/ { block = 1 }' "$repo/README.md" |
+  sed -e "s#^path = [^;]*#path = $2/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz #" \
+      -e "s#^output = [^;]*#output = $work/readme #" -e "s#^max_jobs = 0 #max_jobs = 2000 #" >readme.ini
+check "the README's example INI: found" grep -q '^\[policy easy\]' readme.ini
+run readme.ini
+check "the README's example INI: exits 0" test $rc -eq 0
+[[ $rc -eq 0 ]] || sed 's/^/    /' err.txt
+check "the README's example INI: its results" test "$(cut -d, -f1,2 "$work/readme/kth-easy/summary.csv" | tail -1)" = "easy,2000"
 
 test_finish
