@@ -144,9 +144,11 @@ typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
 /* The folder 'dir' as one spelling, so that two spellings of it compare
    equal (results, ./results, /home/me/results, a link to it): the longest
    part of it that exists, resolved by realpath(), then the rest without
-   its empty and '.' names (a '..' there is kept: below a folder that does
-   not exist yet, it cannot be resolved, and mkdir fails on it anyway).
-   dir itself on any failure, as text is then all there is to compare. */
+   its empty and '.' names, and each '..' taking off the name before it.
+   That is right for the rest as it is for the resolved part: what does
+   not exist yet, hsim_mkdirs() makes as folders, not links, so 'new/..'
+   is where 'new' was made.  dir itself on any failure, as text is then
+   all there is to compare. */
 static void one_spelling(const char *dir, char *out, size_t size)
 {
     char head[sizeof(results_dir_t)];
@@ -172,9 +174,14 @@ static void one_spelling(const char *dir, char *out, size_t size)
     free(real); /* realpath()'s own malloc() */
     for (const char *p = dir + cut; *p && n < size;) {
         size_t k = strcspn(p, "/");
-        if (k > 0 && !(k == 1 && p[0] == '.'))
+        if (k == 2 && p[0] == '.' && p[1] == '.') {
+            char *last = strrchr(out, '/'); /* realpath() gave a '/' */
+            n = last && last > out ? (size_t)(last - out) : 1;
+            out[n] = '\0';
+        } else if (k > 0 && !(k == 1 && p[0] == '.')) {
             n += (size_t)snprintf(out + n, size - n, "%s%.*s",
                                   n > 0 && out[n - 1] == '/' ? "" : "/", (int)k, p);
+        }
         p += k + (p[k] == '/');
     }
     if (n >= size)

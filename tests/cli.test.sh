@@ -464,7 +464,8 @@ mkdir -p "$work/spell/real"
 ln -s real "$work/spell/link"
 cd "$work/spell"
 for pair in "real ./real" "real $work/spell/real" "real link" "real .//real/." \
-  "real/new real/./new" "$work/spell/gone/new gone//new" "link/new $work/spell/real/new"; do
+  "real/new real/./new" "$work/spell/gone/new gone//new" "link/new $work/spell/real/new" \
+  "new gone/../new" "real/new link/x/../new"; do
   read -r a b <<<"$pair"
   sed -e "s#^output = .*#output = $a#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >a.ini
   sed -e "s#^output = .*#output = $b#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >b.ini
@@ -472,7 +473,7 @@ for pair in "real ./real" "real $work/spell/real" "real link" "real .//real/." \
   check "one results folder, output = $a and $b: exits 2" test $rc -eq 2
   check "one results folder, output = $a and $b: says so" has_err "b.ini: its results would go to $b/small, as those of a.ini do"
   check "one results folder, output = $a and $b: nothing ran" \
-    test ! -e real/small -a ! -e real/new -a ! -e gone
+    test ! -e real/small -a ! -e real/new -a ! -e gone -a ! -e new
 done
 sed -i "s#^output = .*#output = real/new#" a.ini
 sed -i "s#^output = .*#output = real/../new#" b.ini
