@@ -373,7 +373,7 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
         if (!first_time(p, &p->seen_exp, 4, key))
             return 0;
         if (parse_u64(v, &c->seed))
-            return fail(p, "seed: expected a non-negative integer, found '%s'", v);
+            return fail(p, "seed: expected an integer in 0..18446744073709551615, found '%s'", v);
     } else {
         return fail(p, "unknown key '%s' in [experiment]: expected name, output or seed", key);
     }

@@ -407,10 +407,12 @@ static void test_bad_seed(void)
     expect_error_at("[experiment]\nseed = -1\n" VALID_HEAD, 2, "seed", NULL, NULL);
     expect_error_at("[experiment]\nseed = 1.5\n" VALID_HEAD, 2, "seed", NULL, NULL);
     expect_error_at("[experiment]\nseed = 99999999999999999999999\n" VALID_HEAD, 2, "seed",
-                    NULL, NULL);
+                    "0..18446744073709551615", NULL); /* its range, not only its sign */
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse("[experiment]\nseed = 0\n" VALID_HEAD, "x.ini", &e), 0);
     CU_ASSERT_EQUAL(cfg.seed, 0);
+    CU_ASSERT_EQUAL(parse("[experiment]\nseed = 18446744073709551615\n" VALID_HEAD, "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.seed, UINT64_MAX);
 }
 
 static void test_bad_processors(void)
