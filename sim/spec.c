@@ -156,13 +156,13 @@ static void describe(const hsim_job_t *j, const hsim_workload_t *w, char *buf, s
     if (j->mem_mb && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, ", %lld MiB", (long long)j->mem_mb);
     if (j->gpus && n >= 0 && (size_t)n < size) {
-        n += snprintf(buf + n, size - (size_t)n, ", %d GPUs", j->gpus);
+        n += snprintf(buf + n, size - (size_t)n, ", %d GPU%s", j->gpus, j->gpus == 1 ? "" : "s");
         for (size_t m = 0; m < w->n_models && n >= 0 && (size_t)n < size; m++)
             if (j->gpu_models & (1u << m))
                 n += snprintf(buf + n, size - (size_t)n, " %s", w->models[m]);
     }
     if (j->fpgas && n >= 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, ", %d FPGAs", j->fpgas);
+        snprintf(buf + n, size - (size_t)n, ", %d FPGA%s", j->fpgas, j->fpgas == 1 ? "" : "s");
 }
 
 int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)

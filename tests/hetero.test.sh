@@ -369,7 +369,7 @@ n_hpc2n=$(zcat "$shared/traces/swf/HPC2N-excerpt-3170.swf.gz" | grep -cvE '^[[:s
 check "swf on nodes: every job is in jobs.csv or rejected.csv" \
   every_job_accounted run1/hpc2n "$n_hpc2n" easy-bf fcfs-het
 check "swf on nodes: GPU jobs no node can hold are rejected, with the reason" \
-  grep -q 'no node type can hold it: .* GPUs' run1/hpc2n/rejected.csv
+  grep -q 'no node type can hold it: [0-9]* cores, 1 GPU"$' run1/hpc2n/rejected.csv
 check "swf on nodes: classes named by queue" grep -q '^easy-bf,queue' run1/hpc2n/classes.csv
 check "swf on nodes: the GPUs were used" \
   awk -v u="$(col run1/hpc2n/summary.csv easy-bf util_gpus_v100)" 'BEGIN { exit !(u > 0) }'

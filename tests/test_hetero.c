@@ -753,8 +753,9 @@ static void test_reject_impossible(void)
 
 /*
  * The rejection reason names what the job asked for: whole nodes and memory
- * too.  Two cpu nodes of 8 cores and 1 GiB: 4 cores on 3 whole nodes and 4
- * cores with 4 GiB cannot run; 4 cores with 512 MiB can.
+ * too.  Two cpu nodes of 8 cores and 1 GiB: 4 cores on 3 whole nodes, 4
+ * cores with 4 GiB and 4 cores with an FPGA (one, not "1 FPGAs") cannot
+ * run; 4 cores with 512 MiB can.
  */
 static void test_reject_reasons(void)
 {
@@ -770,13 +771,15 @@ static void test_reject_reasons(void)
     add(&w, 1, 0, 4, 10, 10)->nodes = 3;
     add(&w, 2, 1, 4, 10, 10)->mem_mb = 4096;
     add(&w, 3, 2, 4, 10, 10)->mem_mb = 512;
-    w.n_input = 3;
+    add(&w, 4, 3, 4, 10, 10)->fpgas = 1;
+    w.n_input = 4;
     CU_ASSERT_EQUAL_FATAL(hsim_spec_reject_impossible(&s, &w), 0);
     CU_ASSERT_EQUAL_FATAL(w.n_jobs, 1);
     CU_ASSERT_EQUAL(w.jobs[0].id, 3);
-    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 2);
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 3);
     CU_ASSERT_STRING_EQUAL(w.rejected[0].reason, "no node type can hold it: 4 cores on 3 nodes");
     CU_ASSERT_STRING_EQUAL(w.rejected[1].reason, "no node type can hold it: 4 cores, 4096 MiB");
+    CU_ASSERT_STRING_EQUAL(w.rejected[2].reason, "no node type can hold it: 4 cores, 1 FPGA");
     hsim_workload_free(&w);
 }
 
