@@ -266,7 +266,7 @@ run gen mix.ini gen-mix.swf gen-mix.csv
 check "gen mix: exits 0" test $rc -eq 0
 check "gen mix: writes the SWF file" test -s gen-mix.swf
 check "gen mix: the CSV has its header" \
-  header_is gen-mix.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user"
+  header_is gen-mix.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
 check "gen mix: the CSV has the 300 jobs" test "$(rows gen-mix.csv)" -eq 300
 check "gen mix: the SWF file has 300 job lines" test "$(grep -cvE '^[[:space:]]*(;|$)' gen-mix.swf)" -eq 300
 check "gen mix: the CSV has GPU jobs" awk -F, 'NR > 1 && $6 > 0 { found = 1 } END { exit !found }' gen-mix.csv
@@ -445,6 +445,26 @@ check "alibaba: every pod is in jobs.csv or rejected.csv" every_job_accounted ou
 cp -r out/alibaba alibaba-1
 run -q -j 2 alibaba.ini
 check "alibaba: -j 2 writes the same files" diff -r alibaba-1 out/alibaba
+# hsim gen's CSV keeps each pod's GPU models (gpu_spec, e.g. V100M16|V100M32;
+# in the order the trace first names them), which SWF cannot hold: job N is
+# the trace's Nth pod
+spec=$shared/traces/gpu/alibaba-2023/openb_pod_list_gpuspec33.csv.gz
+sed "s#^path = .*#path = $spec#" alibaba.ini >alibaba-spec.ini
+run gen alibaba-spec.ini gen-ali.swf gen-ali.csv
+check "alibaba gen: exits 0" test $rc -eq 0
+check "alibaba gen: the CSV has gpu_models last" \
+  header_is gen-ali.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
+check "alibaba gen: each job's gpu_models is its pod's gpu_spec" \
+  awk -F, 'function same(a, b,   x, y, i, j, k, l, in_a, in_b) { # one set of names
+             k = split(a, x, "|"); l = split(b, y, "|") # (a pod may name one twice)
+             for (i = 1; i <= k; i++) in_a[x[i]] = 1
+             for (j = 1; j <= l; j++) in_b[y[j]] = 1
+             for (i = 1; i <= k; i++) if (!(x[i] in in_b)) return 0
+             for (j = 1; j <= l; j++) if (!(y[j] in in_a)) return 0
+             return 1 }
+           NR == FNR { if (FNR > 1) want[FNR - 1] = $6; next }
+           FNR > 1 { n++; if (!same($12, want[$1])) bad++; if ($12 != "") named++ }
+           END { exit !(n > 0 && named > 0 && !bad) }' <(zcat "$spec") gen-ali.csv
 
 # ---- a class name that needs quoting in CSV ----
 printf 'job_type,scale_factor,k80_steps_per_s,p100_steps_per_s,v100_steps_per_s\n"Net ""q"", b",1,1,2,4\n' >tp.csv

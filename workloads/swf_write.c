@@ -181,7 +181,7 @@ int hsim_csv_write_jobs(const char *path, const hsim_workload_t *w, hsim_err_t *
     if (rc)
         return rc;
     sink_printf(&s, "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,"
-                    "class,user\n");
+                    "class,user,gpu_models\n");
     for (size_t i = 0; i < w->n_jobs && !s.failed; i++) {
         const hsim_job_t *j = &w->jobs[i];
         char submit[32], run[32], est[32];
@@ -192,7 +192,17 @@ int hsim_csv_write_jobs(const char *path, const hsim_workload_t *w, hsim_err_t *
                     j->gpu_milli, j->mem_mb, j->fpgas);
         if (j->job_class >= 0 && (size_t)j->job_class < w->n_classes)
             put_csv_text(&s, w->classes[j->job_class]);
-        sink_printf(&s, ",%d\n", j->user);
+        sink_printf(&s, ",%d,", j->user);
+        /* the GPU models it accepts, as an Alibaba trace lists them
+           ("V100M16|V100M32"); empty: any */
+        char models[HSIM_MAX_MODELS * HSIM_LABEL_MAX] = "";
+        size_t len = 0;
+        for (size_t m = 0; m < w->n_models && len < sizeof models; m++)
+            if (j->gpu_models & (1u << m))
+                len += (size_t)snprintf(models + len, sizeof models - len, "%s%s",
+                                        len ? "|" : "", w->models[m]);
+        put_csv_text(&s, models);
+        sink_put(&s, "\n", 1);
     }
     return sink_close(&s, path, e);
 }
