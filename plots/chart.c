@@ -1,10 +1,12 @@
 /*
  * chart.c - bar charts with cairo.  See chart.h.
  *
- * Layout, in points: panels side by side, each PANEL_W wide; bars share a
- * panel's width; the value is printed above each bar and the policy name
- * below it, turned 45 degrees so that long names fit.  Scales start at 0
- * and end at the panel's largest value plus a tenth.
+ * Layout, in points: panels side by side, each PANEL_W wide, or wider
+ * when the bars would be narrower than MIN_SLOT (an experiment may compare
+ * up to 64 policies); the value is printed above each bar and the policy
+ * name below it, turned 45 degrees, with room below and to the right for
+ * the longest name.  Scales start at 0 and end at the panel's largest
+ * value plus a tenth.
  *
  * A PNG is drawn into memory from hsim's allocator (a large block, so its
  * first touch is a few huge pages, not 360 small ones) and written by
@@ -22,8 +24,16 @@
 #include <stdint.h>
 #include <string.h>
 
-/* RIGHT: room for the last panel's slanted names past its edge */
-enum { PANEL_W = 260, PANEL_H = 300, TOP = 64, BOTTOM = 120, SIDE = 30, RIGHT = 60 };
+/* RIGHT: room for the last panel's slanted names past its edge; BOTTOM
+   and RIGHT are the least, grown for long names (see layout_for()) */
+enum { PANEL_W = 260, PANEL_H = 300, TOP = 64, BOTTOM = 120, SIDE = 30, RIGHT = 60,
+       MIN_SLOT = 28, LABEL_SIZE = 10 };
+
+typedef struct layout {
+    double panel_w; /* each panel's width */
+    double bottom;  /* below the plots: the slanted names */
+    double right;   /* past the last panel: the last names' ends */
+} layout_t;
 
 static const double palette[][3] = {
     {0.12, 0.47, 0.71}, {1.00, 0.50, 0.05}, {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16},
@@ -39,8 +49,37 @@ static void text_at(cairo_t *cr, double x, double y, const char *s, double size,
     cairo_show_text(cr, s);
 }
 
-static void panel(cairo_t *cr, double x0, const hsim_chart_panel_t *p, const char *const *labels,
-                  size_t n)
+/* The panels' width and the room for n names: measured with the font
+   they are drawn in (a scratch surface of one pixel). */
+static layout_t layout_for(const char *const *labels, size_t n)
+{
+    layout_t l = {PANEL_W, BOTTOM, RIGHT};
+    if (2 * SIDE + MIN_SLOT * (double)n > l.panel_w)
+        l.panel_w = 2 * SIDE + MIN_SLOT * (double)n;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+    cairo_t *cr = cairo_create(sf);
+    cairo_select_font_face(cr, "sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, LABEL_SIZE);
+    double longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        cairo_text_extents_t ext;
+        cairo_text_extents(cr, labels[i], &ext);
+        if (ext.x_advance > longest)
+            longest = ext.x_advance;
+    }
+    cairo_destroy(cr); /* a failed measure leaves 0: the least room */
+    cairo_surface_destroy(sf);
+    double reach = longest * 0.7071; /* at 45 degrees, across and down */
+    if (10 + reach + 16 > l.bottom)
+        l.bottom = ceil(10 + reach + 16);
+    double slot = (l.panel_w - 2 * SIDE) / (double)n;
+    if (reach - slot / 2 - SIDE + 10 > l.right)
+        l.right = ceil(reach - slot / 2 - SIDE + 10);
+    return l;
+}
+
+static void panel(cairo_t *cr, double x0, double panel_w, const hsim_chart_panel_t *p,
+                  const char *const *labels, size_t n)
 {
     double max = 0;
     for (size_t i = 0; i < n; i++)
@@ -49,9 +88,9 @@ static void panel(cairo_t *cr, double x0, const hsim_chart_panel_t *p, const cha
     if (max <= 0)
         max = 1;
     max *= 1.1;
-    double plot_w = PANEL_W - 2 * SIDE, base = TOP + PANEL_H;
+    double plot_w = panel_w - 2 * SIDE, base = TOP + PANEL_H;
     cairo_set_source_rgb(cr, 0, 0, 0);
-    text_at(cr, x0 + PANEL_W / 2.0, TOP - 18, p->title, 13, 1);
+    text_at(cr, x0 + panel_w / 2.0, TOP - 18, p->title, 13, 1);
     cairo_set_line_width(cr, 1);
     cairo_move_to(cr, x0 + SIDE, TOP);
     cairo_line_to(cr, x0 + SIDE, base);
@@ -77,7 +116,7 @@ static void panel(cairo_t *cr, double x0, const hsim_chart_panel_t *p, const cha
         cairo_save(cr);
         cairo_move_to(cr, x + bar / 2, base + 10);
         cairo_rotate(cr, 0.785398);
-        cairo_set_font_size(cr, 10);
+        cairo_set_font_size(cr, LABEL_SIZE);
         cairo_show_text(cr, labels[i]);
         cairo_restore(cr);
     }
@@ -139,7 +178,8 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
     if (hsim_part_path(part, sizeof part, path, e))
         return HSIM_EIO;
     const char *file = part[0] ? part : path;
-    double w = (double)n_panels * PANEL_W + RIGHT, h = TOP + PANEL_H + BOTTOM;
+    layout_t l = layout_for(labels, n_bars);
+    double w = (double)n_panels * l.panel_w + l.right, h = TOP + PANEL_H + l.bottom;
     cairo_surface_t *sf;
     unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
     int stride = 0;               /* cairo, then written by write_png() */
@@ -167,7 +207,7 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
     cairo_set_source_rgb(cr, 0, 0, 0);
     text_at(cr, w / 2, 20, title, 15, 1);
     for (size_t k = 0; k < n_panels; k++)
-        panel(cr, (double)k * PANEL_W, &panels[k], labels, n_bars);
+        panel(cr, (double)k * l.panel_w, l.panel_w, &panels[k], labels, n_bars);
     st = cairo_status(cr);
     cairo_destroy(cr);
     cairo_surface_finish(sf);

@@ -1,6 +1,7 @@
 /*
  * test_chart.c - the cairo bar chart: every file type, the PNG's size and
- * signature, byte-identical reruns, and the errors.
+ * signature (and its growth with many bars and long names), byte-identical
+ * reruns, and the errors.
  */
 #include "harness.h"
 
@@ -58,6 +59,37 @@ static void test_png_size_and_signature(void)
         }
     CU_ASSERT(blue);
     cairo_surface_destroy(s);
+    free(dir);
+}
+
+/* Many bars with long names: each panel widens so that a bar keeps 28
+   points (20 bars: 2 x 30 + 20 x 28 = 620 per panel, against 260), and the
+   image grows below and to the right for the slanted names (33 characters
+   at 10 points reach past the 120 points kept for short ones). */
+static void test_png_grows_with_bars_and_names(void)
+{
+    enum { N = 20 };
+    char names[N][40];
+    const char *lab[N];
+    double v[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "policy-with-a-rather-long-name-%02d", i);
+        lab[i] = names[i];
+        v[i] = i + 1;
+    }
+    hsim_chart_panel_t p[2] = {{"a", v}, {"b", v}};
+    char *dir = hsim_test_tmpdir("chart");
+    char path[600];
+    snprintf(path, sizeof path, "%s/many.png", dir);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(hsim_chart_bars(path, "many", lab, N, p, 2, &e), 0);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+    CU_ASSERT_EQUAL_FATAL(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    CU_ASSERT(w >= 2 * 620 + 60 && w < 2 * 620 + 200);
+    CU_ASSERT(h > 64 + 300 + 120 && h < 64 + 300 + 300);
+    cairo_surface_destroy(s);
+    remove(path);
     free(dir);
 }
 
@@ -199,6 +231,7 @@ void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("chart");
     HSIM_TEST(s, test_png_size_and_signature);
+    HSIM_TEST(s, test_png_grows_with_bars_and_names);
     HSIM_TEST(s, test_png_is_byte_identical);
     HSIM_TEST(s, test_svg_and_pdf);
     HSIM_TEST(s, test_nan_is_no_value);
