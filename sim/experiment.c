@@ -35,6 +35,16 @@ static int table_gpus(const experiment_t *x)
     return x->has_cluster && x->cluster.total_gpus > 0;
 }
 
+/* The longest policy name of c: the table's first column. */
+static int name_width(const hsim_config_t *c)
+{
+    size_t w = 0;
+    for (size_t k = 0; k < c->n_policies; k++)
+        if (strlen(c->policies[k].name) > w)
+            w = strlen(c->policies[k].name);
+    return (int)w;
+}
+
 /* summary.png: the policies side by side. */
 static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_err_t *e)
 {
@@ -340,7 +350,8 @@ static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsi
             replay_run(&r[k]);
         hsim_summary_t s;
         if ((rc = write_replay(x, &r[k], &s, e)) == 0 && !o->quiet) {
-            hsim_report_table_row(stdout, r[k].pc->name, &s, table_gpus(x), r[k].gpu_util);
+            hsim_report_table_row(stdout, name_width(c), r[k].pc->name, &s, table_gpus(x),
+                                  r[k].gpu_util);
             hsim_report_table_flush(stdout);
         }
         replay_free(&r[k]);
@@ -420,7 +431,7 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
             else
                 printf("%s: %zu jobs (%zu rejected) on %d processors -> %s/\n", c->name,
                        x.w.n_jobs, x.w.n_rejected, x.capacity, dir);
-            hsim_report_table_header(stdout, table_gpus(&x));
+            hsim_report_table_header(stdout, name_width(c), table_gpus(&x));
         }
     }
     if (rc == 0)

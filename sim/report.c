@@ -212,10 +212,11 @@ int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s
     return fprintf(f, ",%zu,%zu", s->killed, rejected) < 0;
 }
 
-void hsim_report_table_header(FILE *f, int gpus)
+void hsim_report_table_header(FILE *f, int name_w, int gpus)
 {
-    fprintf(f, "%-18s %8s %11s %11s %9s %9s %6s%s %8s\n", "policy", "jobs", "avg_wait_s",
-            "avg_tat_s", "avg_bsld", "p95_bsld", "util", gpus ? " gpu_util" : "", "fairness");
+    fprintf(f, "%-*s %8s %11s %11s %9s %9s %6s%s %8s\n", name_w < 18 ? 18 : name_w, "policy",
+            "jobs", "avg_wait_s", "avg_tat_s", "avg_bsld", "p95_bsld", "util",
+            gpus ? " gpu_util" : "", "fairness");
 }
 
 /* A table cell: v with that many decimals and the suffix, or "-" for NaN
@@ -228,13 +229,14 @@ static const char *cell(char buf[32], double v, int decimals, const char *suffix
     return buf;
 }
 
-void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s, int gpus,
-                           double gpu_util)
+void hsim_report_table_row(FILE *f, int name_w, const char *policy, const hsim_summary_t *s,
+                           int gpus, double gpu_util)
 {
     char c[7][32], g[48] = "";
     if (gpus)
         snprintf(g, sizeof g, " %8s", cell(c[6], 100.0 * gpu_util, 1, "%"));
-    fprintf(f, "%-18s %8zu %11s %11s %9s %9s %6s%s %8s\n", policy, s->jobs,
+    fprintf(f, "%-*s %8zu %11s %11s %9s %9s %6s%s %8s\n", name_w < 18 ? 18 : name_w, policy,
+            s->jobs,
             cell(c[0], s->wait.avg, 1, ""), cell(c[1], s->turnaround.avg, 1, ""),
             cell(c[2], s->bsld.avg, 2, ""), cell(c[3], s->bsld.p95, 2, ""),
             cell(c[4], 100.0 * s->utilization, 1, "%"), g, cell(c[5], s->fairness, 3, ""));

@@ -36,13 +36,15 @@ int hsim_report_summary_header(FILE *f);
 void hsim_report_figure(FILE *f, int decimals, double v);
 int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
                             size_t rejected);
-/* The comparison table on stdout.  util is that of the processors (on a
-   cluster, of the cores); with gpus set, a gpu_util column follows it, the
-   utilization of every GPU (gpu_util: 0..1, NaN for none), as a GPU
-   cluster's cores may be nearly idle while its GPUs are not. */
-void hsim_report_table_header(FILE *f, int gpus);
-void hsim_report_table_row(FILE *f, const char *policy, const hsim_summary_t *s, int gpus,
-                           double gpu_util);
+/* The comparison table on stdout.  The policy column is name_w wide (at
+   least 18; the longest name of the experiment, so that the columns line
+   up).  util is that of the processors (on a cluster, of the cores); with
+   gpus set, a gpu_util column follows it, the utilization of every GPU
+   (gpu_util: 0..1, NaN for none), as a GPU cluster's cores may be nearly
+   idle while its GPUs are not. */
+void hsim_report_table_header(FILE *f, int name_w, int gpus);
+void hsim_report_table_row(FILE *f, int name_w, const char *policy, const hsim_summary_t *s,
+                           int gpus, double gpu_util);
 /* Flushes the table's stream, after each row, so that a long run shows its
    progress.  stdio keeps no reason for a failed write (it drops what it
    could not write), so the first failure's errno is kept here for

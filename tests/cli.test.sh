@@ -154,6 +154,14 @@ check "two experiments: two tables, one blank line between" \
 run good.ini
 check "the table names each policy" has_out "cons"
 check "a pool of processors: no gpu_util column" grep -qE '^policy .* util fairness$' out.txt
+# a policy name longer than the first column: the columns still line up
+# (every line of the table as long as the header)
+sed -e 's/^\[policy easy\]$/[policy easy-with-a-name-of-33-chars]/' -e 's/^name = small$/name = long-names/' good.ini >long-names.ini
+run long-names.ini
+check "a long policy name: exits 0" test $rc -eq 0
+check "a long policy name: its row is in the table" has_out "easy-with-a-name-of-33-chars "
+check "a long policy name: the columns line up" \
+  awk 'NR > 1 { if (!w) w = length($0); else if (length($0) != w) bad = 1 } END { exit bad || !w }' out.txt
 
 # a file where a results folder must go: named, exit 1
 mkdir -p "$work/blocked/small"
