@@ -85,13 +85,11 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
         return rc;
     /* the INI's mistakes, in its words (the generators' would name their
        own parameters, cluster_gpus say) */
-    int wants_gpus = !strcmp(c->format, "dl") ||
-                     (!strcmp(c->format, "mix") && c->share[HSIM_MIX_DL] > 0);
-    if (wants_gpus && gpus == 0)
+    int mix = !strcmp(c->format, "mix");
+    if (gpus == 0 && (!strcmp(c->format, "dl") || (mix && c->share[HSIM_MIX_DL] > 0)))
         return hsim_errf(e, HSIM_EINPUT, "%s: format %s%s needs GPUs: expected [nodes NAME] "
                          "sections with gpus%s", c->path, c->format,
-                         strcmp(c->format, "mix") ? "" : " with a dl share",
-                         strcmp(c->format, "mix") ? "" : ", or dl = 0");
+                         mix ? " with a dl share" : "", mix ? ", or dl = 0" : "");
     size_t n = c->max_jobs && c->max_jobs < c->jobs ? c->max_jobs : c->jobs;
     hsim_estimate_rule_t est = {.factor = c->estimate_factor, .round_up = 0};
     hsim_err_t ge = {{0}};

@@ -36,12 +36,6 @@ static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_s
     return 0;
 }
 
-/*
- * Node types from the Alibaba 2023 node list: nodes of one shape (cores,
- * memory, GPUs, GPU model) make one type, named after it, e.g.
- * "G2-8gpu-96c-384G", in the order the shapes first appear.  Milli-cores
- * are rounded down to whole cores.
- */
 int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes, size_t *n,
                              hsim_err_t *e)
 {
@@ -57,6 +51,12 @@ int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a)
     return cores > 0 ? cores : 1;
 }
 
+/*
+ * Node types from the Alibaba 2023 node list: nodes of one shape (cores,
+ * memory, GPUs, GPU model) make one type, named after it, e.g.
+ * "G2-8gpu-96c-384G", in the order the shapes first appear.  Milli-cores
+ * are rounded down to whole cores.
+ */
 static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsim_err_t *e)
 {
     hsim_alibaba_node_t *nodes = NULL;
