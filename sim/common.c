@@ -336,25 +336,21 @@ static char part_paths[PART_SLOTS][HSIM_PART_PATH_MAX];
 static atomic_int part_used[PART_SLOTS];
 static pthread_mutex_t part_lock = PTHREAD_MUTEX_INITIALIZER; /* among threads */
 
+/* Records part in a free slot (on), or frees the slot that holds it. */
 static void part_track(const char *part, int on)
 {
     pthread_mutex_lock(&part_lock);
-    int slot = -1;
     for (int i = 0; i < PART_SLOTS; i++) {
-        if (atomic_load_explicit(&part_used[i], memory_order_relaxed)) {
-            if (!strcmp(part_paths[i], part)) {
-                if (!on)
-                    atomic_store_explicit(&part_used[i], 0, memory_order_release);
-                pthread_mutex_unlock(&part_lock);
-                return; /* tracked already (hsim_report_close() asks again) */
-            }
-        } else if (slot < 0) {
-            slot = i;
+        int used = atomic_load_explicit(&part_used[i], memory_order_relaxed);
+        if (on && !used) {
+            hsim_strlcpy(part_paths[i], part, sizeof part_paths[i]);
+            atomic_store_explicit(&part_used[i], 1, memory_order_release);
+            break;
         }
-    }
-    if (on && slot >= 0) {
-        hsim_strlcpy(part_paths[slot], part, sizeof part_paths[slot]);
-        atomic_store_explicit(&part_used[slot], 1, memory_order_release);
+        if (!on && used && !strcmp(part_paths[i], part)) {
+            atomic_store_explicit(&part_used[i], 0, memory_order_release);
+            break;
+        }
     }
     pthread_mutex_unlock(&part_lock);
 }

@@ -20,8 +20,8 @@ typedef struct experiment {
     hsim_spec_t spec;             /* with [nodes] sections */
     hsim_cluster_t cluster;       /* an empty ledger, for totals and names */
     int has_cluster;
-    FILE *summary;
-    FILE *classes;
+    hsim_report_t summary;        /* summary.csv */
+    hsim_report_t classes;        /* classes.csv */
     double *fig;                  /* 5 x HSIM_MAX_POLICIES: per policy wait (h),
                                      bsld, utilization (%), load imbalance,
                                      GPU utilization (%) */
@@ -75,43 +75,43 @@ static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_er
 static int write_nodes(const experiment_t *x, const char *path, const hsim_run_stats_t *st,
                        hsim_err_t *e)
 {
-    FILE *f;
-    int rc = hsim_report_open(&f, path, "node,type,busy_s,jobs\n", e);
+    hsim_report_t r;
+    int rc = hsim_report_open(&r, path, "node,type,busy_s,jobs\n", e);
     if (rc)
         return rc;
     char t[32];
     for (size_t i = 0; i < st->n_nodes; i++) {
         const hsim_node_t *n = &x->cluster.nodes[i];
-        fprintf(f, "%zu,", i);
-        hsim_report_csv_field(f, x->cluster.types[n->type].name); /* a node list's
-                                                                     model is in it */
-        fprintf(f, ",%s,%d\n", hsim_format_time(t, sizeof t, st->node_busy[i]),
+        fprintf(r.f, "%zu,", i);
+        hsim_report_csv_field(r.f, x->cluster.types[n->type].name); /* a node list's
+                                                                       model is in it */
+        fprintf(r.f, ",%s,%d\n", hsim_format_time(t, sizeof t, st->node_busy[i]),
                 st->node_jobs[i]);
     }
-    return hsim_report_close(f, path, e);
+    return hsim_report_close(&r, e);
 }
 
 /* cluster.csv: the node types as the replay saw them, after topologies,
    keys and node lists were resolved. */
 static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
 {
-    FILE *f;
-    int rc = hsim_report_open(&f, path, "type,count,cores,memory_mb,gpus,gpu_model,"
+    hsim_report_t r;
+    int rc = hsim_report_open(&r, path, "type,count,cores,memory_mb,gpus,gpu_model,"
                                         "gpu_memory_mb,fpgas,fpga_model,speed,partition\n", e);
     if (rc)
         return rc;
     for (size_t i = 0; i < x->cluster.n_types; i++) {
         const hsim_node_type_t *t = &x->cluster.types[i];
-        hsim_report_csv_field(f, t->name);
-        fprintf(f, ",%d,%d,%lld,%d,", t->count, t->cores, (long long)t->mem_mb, t->gpus);
-        hsim_report_csv_field(f, t->gpu_model);
-        fprintf(f, ",%lld,%d,", (long long)t->gpu_mem_mb, t->fpgas);
-        hsim_report_csv_field(f, t->fpga_model);
-        fprintf(f, ",%.15g,", t->speed);
-        hsim_report_csv_field(f, t->partition);
-        fputc('\n', f);
+        hsim_report_csv_field(r.f, t->name);
+        fprintf(r.f, ",%d,%d,%lld,%d,", t->count, t->cores, (long long)t->mem_mb, t->gpus);
+        hsim_report_csv_field(r.f, t->gpu_model);
+        fprintf(r.f, ",%lld,%d,", (long long)t->gpu_mem_mb, t->fpgas);
+        hsim_report_csv_field(r.f, t->fpga_model);
+        fprintf(r.f, ",%.15g,", t->speed);
+        hsim_report_csv_field(r.f, t->partition);
+        fputc('\n', r.f);
     }
-    return hsim_report_close(f, path, e);
+    return hsim_report_close(&r, e);
 }
 
 /* classes.csv rows: average job completion time per job class. */
@@ -129,31 +129,31 @@ static void write_classes(const experiment_t *x, const char *policy, const hsim_
             wait += (double)(o->start - w->jobs[i].submit) / HSIM_SECOND;
             n++;
         }
-        fprintf(x->classes, "%s,", policy);
-        hsim_report_csv_field(x->classes, w->classes[k]);
-        fprintf(x->classes, ",%zu", n); /* none ran: no average (NaN) */
-        hsim_report_figure(x->classes, 3, n ? jct / (double)n : NAN);
-        hsim_report_figure(x->classes, 3, n ? wait / (double)n : NAN);
-        fputc('\n', x->classes);
+        fprintf(x->classes.f, "%s,", policy);
+        hsim_report_csv_field(x->classes.f, w->classes[k]);
+        fprintf(x->classes.f, ",%zu", n); /* none ran: no average (NaN) */
+        hsim_report_figure(x->classes.f, 3, n ? jct / (double)n : NAN);
+        hsim_report_figure(x->classes.f, 3, n ? wait / (double)n : NAN);
+        fputc('\n', x->classes.f);
     }
 }
 
 static void summary_header(const experiment_t *x)
 {
-    hsim_report_summary_header(x->summary);
+    hsim_report_summary_header(x->summary.f);
     if (x->has_cluster) {
-        fputs(",load_imbalance,util_cores,util_memory,util_fpgas,util_gpus", x->summary);
+        fputs(",load_imbalance,util_cores,util_memory,util_fpgas,util_gpus", x->summary.f);
         for (size_t k = 0; k < x->cluster.n_models; k++) {
             /* a model's name is free text (gpu_model, a node list's
                column): quoted when it holds a comma, as in cluster.csv */
             char col[HSIM_TYPE_NAME_MAX + 16];
             snprintf(col, sizeof col, "util_gpus_%s", x->cluster.models[k]);
-            fputc(',', x->summary);
-            hsim_report_csv_field(x->summary, col);
+            fputc(',', x->summary.f);
+            hsim_report_csv_field(x->summary.f, col);
         }
     }
-    fputs(",expiries", x->summary); /* last: the cluster columns vary */
-    fputc('\n', x->summary);
+    fputs(",expiries", x->summary.f); /* last: the cluster columns vary */
+    fputc('\n', x->summary.f);
 }
 
 /* One policy's replay.  It reads the experiment (workload, cluster) and
@@ -299,7 +299,7 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
     if (rc == 0)
         rc = hsim_metrics_compute(&x->w, r->out, x->capacity, s);
     if (rc == 0) {
-        hsim_report_summary_row(x->summary, pc->name, s, x->w.n_rejected);
+        hsim_report_summary_row(x->summary.f, pc->name, s, x->w.n_rejected);
         if (x->has_cluster) {
             hsim_cluster_metrics_t m;
             hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
@@ -307,9 +307,9 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
                                    m.util_all_gpus};
             r->gpu_util = m.util_all_gpus;
             for (size_t k = 0; k < sizeof util / sizeof util[0]; k++)
-                hsim_report_figure(x->summary, 6, util[k]);
+                hsim_report_figure(x->summary.f, 6, util[k]);
             for (size_t k = 0; k < x->cluster.n_models; k++)
-                hsim_report_figure(x->summary, 6, m.util_gpus[k]);
+                hsim_report_figure(x->summary.f, 6, m.util_gpus[k]);
             x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
             x->fig[4 * HSIM_MAX_POLICIES + x->n_done] = 100 * m.util_all_gpus;
         }
@@ -318,7 +318,7 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         x->fig[HSIM_MAX_POLICIES + x->n_done] = s->bsld.avg;
         x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
         x->n_done++;
-        fprintf(x->summary, ",%llu\n", (unsigned long long)r->st.expiries);
+        fprintf(x->summary.f, ",%llu\n", (unsigned long long)r->st.expiries);
         write_classes(x, pc->name, r->out);
     }
     return rc;
@@ -441,8 +441,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     /* the first error is the one to report: a jobs.csv that filled the
        disk, not the summary that found it full after it */
     hsim_err_t later = {{0}};
-    int rc2 = hsim_report_close(x.summary, spath, rc ? &later : e);
-    int rc3 = hsim_report_close(x.classes, cpath, rc || rc2 ? &later : e);
+    int rc2 = hsim_report_close(&x.summary, rc ? &later : e);
+    int rc3 = hsim_report_close(&x.classes, rc || rc2 ? &later : e);
     if (!rc)
         rc = rc2 ? rc2 : rc3;
     hsim_free(x.fig);

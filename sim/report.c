@@ -32,38 +32,36 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
     return 0;
 }
 
-int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t *e)
+int hsim_report_open(hsim_report_t *r, const char *path, const char *header, hsim_err_t *e)
 {
-    char part[HSIM_PART_PATH_MAX];
-    *f = NULL;
-    int rc = hsim_part_path(part, sizeof part, path, e);
+    r->f = NULL;
+    r->path = path;
+    int rc = hsim_part_path(r->part, sizeof r->part, path, e);
     if (rc)
         return rc;
-    *f = fopen(part[0] ? part : path, "w");
-    if (!*f)
-        return hsim_publish(part, path,
+    r->f = fopen(r->part[0] ? r->part : path, "w");
+    if (!r->f)
+        return hsim_publish(r->part, path,
                             hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
                                       strerror(errno)),
                             e);
     if (header)
-        fputs(header, *f);
+        fputs(header, r->f);
     return 0;
 }
 
-int hsim_report_close(FILE *f, const char *path, hsim_err_t *e)
+int hsim_report_close(hsim_report_t *r, hsim_err_t *e)
 {
-    if (!f)
+    if (!r->f)
         return 0;
-    char part[HSIM_PART_PATH_MAX];
-    hsim_part_path(part, sizeof part, path, NULL); /* as at the open: path is
-                                                      untouched meanwhile */
-    int bad = ferror(f);
+    int bad = ferror(r->f);
     errno = 0;
     int rc = 0;
-    if (fclose(f) || bad)
-        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path,
+    if (fclose(r->f) || bad)
+        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", r->path,
                        errno ? strerror(errno) : "write error");
-    return hsim_publish(part, path, rc, e);
+    r->f = NULL;
+    return hsim_publish(r->part, r->path, rc, e);
 }
 
 /* Appends the decimal digits of v to p; returns the new end.  printf is
@@ -111,8 +109,8 @@ static char *put_fixed4(char *p, double x)
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, hsim_err_t *e)
 {
-    FILE *f;
-    if (hsim_report_open(&f, path, "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
+    hsim_report_t r;
+    if (hsim_report_open(&r, path, "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
                                    "state\n", e))
         return HSIM_EIO;
     char row[512];
@@ -142,9 +140,9 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         const char *state = o->fate == HSIM_FATE_KILLED ? ",killed\n" : ",ran\n";
         size_t n = strlen(state);
         memcpy(p, state, n);
-        fwrite(row, 1, (size_t)(p - row) + n, f);
+        fwrite(row, 1, (size_t)(p - row) + n, r.f);
     }
-    return hsim_report_close(f, path, e);
+    return hsim_report_close(&r, e);
 }
 
 void hsim_report_csv_field(FILE *f, const char *s)
@@ -164,16 +162,16 @@ void hsim_report_csv_field(FILE *f, const char *s)
 
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e)
 {
-    FILE *f;
-    if (hsim_report_open(&f, path, "job_id,line,reason\n", e))
+    hsim_report_t r;
+    if (hsim_report_open(&r, path, "job_id,line,reason\n", e))
         return HSIM_EIO;
     for (size_t i = 0; i < w->n_rejected; i++) {
-        const hsim_rejection_t *r = &w->rejected[i];
-        fprintf(f, "%" PRId64 ",%" PRId64 ",", r->id, r->line);
-        hsim_report_csv_field(f, r->reason);
-        fputc('\n', f);
+        const hsim_rejection_t *x = &w->rejected[i];
+        fprintf(r.f, "%" PRId64 ",%" PRId64 ",", x->id, x->line);
+        hsim_report_csv_field(r.f, x->reason);
+        fputc('\n', r.f);
     }
-    return hsim_report_close(f, path, e);
+    return hsim_report_close(&r, e);
 }
 
 int hsim_report_summary_header(FILE *f)

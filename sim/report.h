@@ -11,13 +11,22 @@
 /* mkdir -p.  0 or HSIM_EIO (e says which folder). */
 int hsim_mkdirs(const char *path, hsim_err_t *e);
 
-/* Opens <path>.part for writing (*f; see hsim_publish()) and writes header
-   (may be NULL) to it.  0, or HSIM_EIO with e saying why (and naming
-   path). */
-int hsim_report_open(FILE **f, const char *path, const char *header, hsim_err_t *e);
-/* Closes f (NULL: nothing to do) and renames it to path.  0, or HSIM_EIO
-   when a write to it failed (the .part is removed). */
-int hsim_report_close(FILE *f, const char *path, hsim_err_t *e);
+/* A results file being written: as <path>.part, renamed to path when it is
+   closed whole (see hsim_part_path() and hsim_publish()). */
+typedef struct hsim_report {
+    FILE *f;                        /* written to; NULL when not open */
+    const char *path;               /* its name: the caller's string, kept
+                                       until the close */
+    char part[HSIM_PART_PATH_MAX];  /* the file f writes: <path>.part, or ""
+                                       when path itself (a link, a pipe) */
+} hsim_report_t;
+
+/* Opens r for path and writes header (may be NULL) to it.  0, or HSIM_EIO
+   with e saying why (and naming path); r->f is NULL then. */
+int hsim_report_open(hsim_report_t *r, const char *path, const char *header, hsim_err_t *e);
+/* Closes r (not open: nothing to do) and renames its file to r->path.  0,
+   or HSIM_EIO when a write to it failed (the .part is removed). */
+int hsim_report_close(hsim_report_t *r, hsim_err_t *e);
 /* jobs.csv: job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state */
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, hsim_err_t *e);
