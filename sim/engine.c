@@ -255,14 +255,15 @@ static void compact_waiting(run_t *r)
 }
 
 /* A duration on an allocation of the given speed, to the microsecond;
-   HSIM_HORIZON for any longer (start_job() stops the run then). */
+   HSIM_HORIZON + 1 for any not shorter than HSIM_HORIZON: past the
+   horizon from any start, even 0 (start_job() stops the run then). */
 static hsim_time_t scaled(hsim_time_t t, double speed)
 {
     if (speed == 1.0)
         return t;
     double v = (double)t / speed;
     if (!(v < (double)HSIM_HORIZON))
-        return HSIM_HORIZON;
+        return HSIM_HORIZON + 1;
     long long r = llround(v);
     return r < 1 ? 1 : (hsim_time_t)r;
 }
@@ -554,7 +555,11 @@ static int finish_job(run_t *r, int32_t job)
     refresh_view(r);
     const hsim_predictor_t *p = r->cfg->predictor;
     if (p->learn) {
-        int rc = p->learn(r->pred_state, &r->w->jobs[job], r->now - start, r->now);
+        /* what it ran on the reference machine: predictions are of that,
+           and start_job() scales them to the allocation's speed */
+        const hsim_job_t *j = &r->w->jobs[job];
+        hsim_time_t ran = j->runtime < j->estimate ? j->runtime : j->estimate;
+        int rc = p->learn(r->pred_state, j, ran, r->now);
         if (rc)
             return rc;
     }

@@ -103,16 +103,17 @@ static hsim_job_t *add_gpu(hsim_workload_t *w, int64_t id, int64_t submit_s, int
     return j;
 }
 
-/* Runs w on r; st may be NULL (else the caller frees its arrays). */
-static int run_on(const rig_t *r, const hsim_workload_t *w, const char *sched,
-                  const char *placement, hsim_spread_t spread, hsim_outcome_t *out,
-                  hsim_run_stats_t *st, hsim_err_t *e)
+/* Runs w on r with the given predictor; st may be NULL (else the caller
+   frees its arrays). */
+static int run_predicted(const rig_t *r, const hsim_workload_t *w, const char *sched,
+                         const char *predictor, const char *placement, hsim_spread_t spread,
+                         hsim_outcome_t *out, hsim_run_stats_t *st, hsim_err_t *e)
 {
     hsim_run_config_t c = {
         .capacity = rig_cores(r),
         .order = hsim_order_find("fcfs"),
         .scheduler = hsim_scheduler_find(sched),
-        .predictor = hsim_predictor_find("user"),
+        .predictor = hsim_predictor_find(predictor),
         .cluster = &r->spec,
         .placement = hsim_placement_find(placement),
         .spread = spread,
@@ -127,6 +128,14 @@ static int run_on(const rig_t *r, const hsim_workload_t *w, const char *sched,
     if (rc)
         fprintf(stderr, "\nengine (%s, %s): rc %d: %s\n", sched, placement, rc, e->msg);
     return rc;
+}
+
+/* ...with the user's requested times as estimates. */
+static int run_on(const rig_t *r, const hsim_workload_t *w, const char *sched,
+                  const char *placement, hsim_spread_t spread, hsim_outcome_t *out,
+                  hsim_run_stats_t *st, hsim_err_t *e)
+{
+    return run_predicted(r, w, sched, "user", placement, spread, out, st, e);
 }
 
 static size_t idx_of(const hsim_workload_t *w, int64_t id)
@@ -380,6 +389,60 @@ static void test_kill_limit(void)
     CU_ASSERT_EQUAL(out[1].fate, HSIM_FATE_KILLED);
     CU_ASSERT_EQUAL(out[2].fate, HSIM_FATE_RAN);
     CU_ASSERT_EQUAL(out[3].fate, HSIM_FATE_KILLED);
+    hsim_workload_free(&w);
+}
+
+/*
+ * A node so slow that the first job, started at 0, would end past the
+ * horizon: the run stops with an error naming the job.  (A duration that
+ * long once came back as exactly the horizon, which a start at 0 did not
+ * pass, and the job "ended" at 2^61 us.)
+ */
+static void test_horizon_from_zero(void)
+{
+    hsim_node_type_t t[] = {ntype("slow", 1, 1, 0, NULL, 0.001)};
+    rig_t r;
+    rig_init(&r, t, 1, 0);
+    hsim_workload_init(&w);
+    add(&w, 1, 0, 1, 10000000000LL, 10000000000LL);
+    hsim_outcome_t out[1];
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(run_on(&r, &w, "none", "first-fit", HSIM_PACK, out, NULL, &e),
+                    HSIM_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job 1: its estimated end would pass"));
+    hsim_workload_free(&w);
+}
+
+/*
+ * Predictions are of the time on the reference machine, which start_job()
+ * divides by the node's speed, so the predictor learns reference times.
+ * One node, 2 cores of speed 2; user 1's jobs run 100 s (50 s on the
+ * node), request 1000 s:
+ *   J1, J2 at 0: [0, 50] each.
+ *   J3 at 200: last2 predicts (100 + 100) / 2 = 100, planned as 50 s on
+ *      the node: it runs [200, 250], exactly as predicted: no expiry.
+ * Learning the node's 50 s instead predicted 50, planned as 25 s, which
+ * J3 outlived: one expiry.
+ */
+static void test_last2_learns_reference_times(void)
+{
+    hsim_node_type_t t[] = {ntype("fast", 1, 2, 0, NULL, 2.0)};
+    rig_t r;
+    rig_init(&r, t, 1, 0);
+    hsim_workload_init(&w);
+    add(&w, 1, 0, 1, 100, 1000);
+    add(&w, 2, 0, 1, 100, 1000);
+    add(&w, 3, 200, 1, 100, 1000);
+    hsim_outcome_t out[3];
+    hsim_run_stats_t st;
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(
+        run_predicted(&r, &w, "easy", "last2", "first-fit", HSIM_PACK, out, &st, &e), 0);
+    const expect_t x[] = {{1, 0, 50 * S, 0}, {2, 0, 50 * S, 0}, {3, 200 * S, 250 * S, 0}};
+    check(&w, out, x, 3, "last2 on a fast node");
+    CU_ASSERT_EQUAL(st.expiries, 0);
+    hsim_free(st.node_busy);
+    hsim_free(st.node_jobs);
     hsim_workload_free(&w);
 }
 
@@ -935,6 +998,8 @@ void hsim_test_register(void)
     HSIM_TEST(sp, test_slowest_part_decides);
     HSIM_TEST(sp, test_class_never_runs_where_forbidden);
     HSIM_TEST(sp, test_kill_limit);
+    HSIM_TEST(sp, test_horizon_from_zero);
+    HSIM_TEST(sp, test_last2_learns_reference_times);
     CU_pSuite pl = hsim_test_suite("hetero-placement");
     HSIM_TEST(pl, test_gpu_models);
     HSIM_TEST(pl, test_gpu_model_missing_everywhere);
