@@ -813,7 +813,11 @@ static void test_clean_pyss(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     CU_ASSERT_EQUAL(j->procs, 100);
 
-    /* pyss never marks jobs killed: runtime <= estimate by construction */
+    /* killed: only job 2, cut at its requested time (job 3's and job 10's
+       runtimes become 1 s because they have none) */
+    for (size_t i = 0; i < w.n_jobs; i++)
+        CU_ASSERT_EQUAL(w.jobs[i].killed_at_estimate, w.jobs[i].id == 2);
+    /* runtime <= estimate by construction */
     for (size_t i = 0; i < w.n_jobs; i++) {
         CU_ASSERT_TRUE(w.jobs[i].runtime <= w.jobs[i].estimate);
         CU_ASSERT_TRUE(w.jobs[i].runtime >= S);

@@ -40,10 +40,12 @@ static void job_from_record(const hsim_swf_record_t *r, hsim_job_t *j)
 
 /*
  * pyss: a job with runtime <= 0, allocated processors <= 0 or submit < 0 is
- * replayed as a 1 s job (estimate 1 s) of max(1, allocated) processors
- * submitted at max(submit, 1 s); otherwise processors = max(1, min(allocated,
- * machine)), estimate = max(requested, runtime, 1 s), runtime = max(1 s,
- * min(requested, runtime)).  Nothing is rejected.
+ * replayed as a 1 s job (estimate 1 s) of max(1, allocated) processors, at
+ * most the machine, submitted at max(submit, 1 s); otherwise processors =
+ * max(1, min(allocated, machine)), estimate = max(requested, runtime, 1 s),
+ * runtime = max(1 s, min(requested, runtime)), and a job so cut short of its
+ * trace runtime by a positive requested time is reported killed (the
+ * schedule is pyss's either way).  Nothing is rejected.
  */
 static void clean_pyss(const hsim_swf_record_t *r, int32_t machine, hsim_job_t *j)
 {
@@ -57,6 +59,8 @@ static void clean_pyss(const hsim_swf_record_t *r, int32_t machine, hsim_job_t *
         j->procs = r->alloc_procs < machine ? r->alloc_procs : machine;
         j->estimate = tmax(tmax(r->req_time, r->run), one);
         j->runtime = tmax(one, tmin(r->req_time, r->run));
+        /* cut at a requested time it ran past in the trace */
+        j->killed_at_estimate = r->req_time > 0 && j->runtime < r->run;
     }
     if (j->procs > machine)
         j->procs = machine;
