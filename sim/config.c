@@ -106,6 +106,24 @@ static int name_refused(parse_t *p, const char *what, const char *name, const ch
     return 1;
 }
 
+/* Reports a policy name that is the name of one of the experiment's own
+   files, or of the .part file it is written to, which its results folder
+   would take the place of; 1 when it did. */
+static int file_name_refused(parse_t *p, const char *name)
+{
+    static const char *const files[] = {"summary.csv", "classes.csv", "rejected.csv",
+                                        "cluster.csv", "summary.png"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t n = strlen(files[i]);
+        if (!strncmp(name, files[i], n) && (!name[n] || !strcmp(name + n, ".part"))) {
+            fail(p, "policy name '%s': the experiment writes a file of that name beside "
+                    "its policies' folders", name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static const char *skip_blanks(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -193,7 +211,8 @@ static void open_section(parse_t *p, const char *line)
         const char *pn = name + 7;
         while (*pn == ' ' || *pn == '\t')
             pn++;
-        if (name_refused(p, "policy name", pn, " (it names a results folder)"))
+        if (name_refused(p, "policy name", pn, " (it names a results folder)") ||
+            file_name_refused(p, pn))
             return;
         hsim_config_t *c = p->c;
         for (size_t i = 0; i < c->n_policies; i++)
