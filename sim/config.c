@@ -843,9 +843,9 @@ static void workload_not_read(parse_t *p)
         if (!format_in(c->format, readers))
             fail_at(p, line, "[workload] %s does not apply to format %s: only %s read it", key,
                     c->format, readers);
-        else if (format_keys[i].on_nodes && !c->n_nodes)
+        else if (format_keys[i].on_nodes && !c->n_nodes && !c->alibaba_nodes[0])
             fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
-                             "[nodes NAME] sections", key);
+                             "[nodes NAME] sections or [cluster] alibaba_nodes", key);
     }
 }
 

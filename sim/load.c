@@ -75,14 +75,12 @@ static int alibaba_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus,
 
 static int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : (int32_t)x; }
 
+/* A generated workload for a machine of 'machine' processors, or a
+   cluster of cores and gpus. */
 static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
-                    hsim_err_t *e)
+                    int64_t cores, int64_t gpus, hsim_err_t *e)
 {
-    int64_t cores, gpus;
-    totals(c, &cores, &gpus);
     int rc;
-    if (c->alibaba_nodes[0] && (rc = alibaba_totals(c, &cores, &gpus, e)))
-        return rc;
     /* the INI's mistakes, in its words (the generators' would name their
        own parameters, cluster_gpus say) */
     int mix = !strcmp(c->format, "mix");
@@ -252,33 +250,50 @@ int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e)
     return 0;
 }
 
+/* The workload's jobs, by format, for a machine of 'machine' processors
+   (on a cluster, its cores and gpus). */
+static int read_jobs(const hsim_config_t *c, hsim_workload_t *w, int32_t machine, int64_t cores,
+                     int64_t gpus, int32_t *capacity, hsim_err_t *e)
+{
+    hsim_gpu_read_options_t o = {.max_jobs = c->max_jobs, .skip_bad_rows = c->skip_bad_rows};
+    if (!strcmp(c->format, "swf")) {
+        int rc = load_swf(c, w, machine, capacity, e);
+        if (rc == 0 && (c->n_nodes || c->alibaba_nodes[0]))
+            rc = swf_on_nodes(c, w, e);
+        return rc;
+    }
+    if (!strcmp(c->format, "gavel")) {
+        hsim_throughputs_t t = {0};
+        int rc = hsim_throughputs_read(c->throughputs, &t, e);
+        if (rc == 0)
+            rc = hsim_gavel_read(c->trace, &t, &o, w, e);
+        hsim_throughputs_free(&t);
+        return rc;
+    }
+    if (!strcmp(c->format, "elasticflow"))
+        return hsim_elasticflow_read(c->trace, &o, w, e);
+    if (!strcmp(c->format, "alibaba"))
+        return hsim_alibaba_pods_read(c->trace, &o, w, e);
+    return generate(c, w, machine, cores, gpus, e);
+}
+
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
                          int32_t *capacity, hsim_err_t *e)
 {
     hsim_workload_init(w);
     int64_t cores, gpus;
     totals(c, &cores, &gpus);
-    int32_t machine = c->n_nodes ? clamp32(cores) : c->processors;
-    hsim_gpu_read_options_t o = {.max_jobs = c->max_jobs, .skip_bad_rows = c->skip_bad_rows};
-    int rc;
+    int rc = 0;
+    /* SWF jobs and generated ones are sized by the machine; the GPU
+       traces' jobs are as their trace has them */
+    int sized = strcmp(c->format, "gavel") && strcmp(c->format, "elasticflow") &&
+                strcmp(c->format, "alibaba");
+    if (sized && c->alibaba_nodes[0])
+        rc = alibaba_totals(c, &cores, &gpus, e);
+    int32_t machine = c->n_nodes || c->alibaba_nodes[0] ? clamp32(cores) : c->processors;
     *capacity = machine;
-    if (!strcmp(c->format, "swf")) {
-        rc = load_swf(c, w, machine, capacity, e);
-        if (rc == 0 && c->n_nodes)
-            rc = swf_on_nodes(c, w, e);
-    } else if (!strcmp(c->format, "gavel")) {
-        hsim_throughputs_t t = {0};
-        rc = hsim_throughputs_read(c->throughputs, &t, e);
-        if (rc == 0)
-            rc = hsim_gavel_read(c->trace, &t, &o, w, e);
-        hsim_throughputs_free(&t);
-    } else if (!strcmp(c->format, "elasticflow")) {
-        rc = hsim_elasticflow_read(c->trace, &o, w, e);
-    } else if (!strcmp(c->format, "alibaba")) {
-        rc = hsim_alibaba_pods_read(c->trace, &o, w, e);
-    } else {
-        rc = generate(c, w, machine, e);
-    }
+    if (rc == 0)
+        rc = read_jobs(c, w, machine, cores, gpus, capacity, e);
     if (rc == HSIM_EIO)
         rc = unreadable(c, e);
     if (rc == 0 && *capacity <= 0 && !c->alibaba_nodes[0]) /* else the cluster says */

@@ -8,6 +8,7 @@
 #include "../workloads/gpu_traces.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -165,6 +166,14 @@ static void describe(const hsim_job_t *j, const hsim_workload_t *w, char *buf, s
         snprintf(buf + n, size - (size_t)n, ", %d FPGA%s", j->fpgas, j->fpgas == 1 ? "" : "s");
 }
 
+static int by_line(const void *a, const void *b)
+{
+    const hsim_rejection_t *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
 int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
 {
     hsim_cluster_t c;
@@ -185,7 +194,7 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
     uint32_t map[HSIM_MAX_MODELS] = {0};
     hsim_engine_model_map(w, &c, map);
     hsim_alloc_t a = {0};
-    size_t kept = 0;
+    size_t kept = 0, rejected = w->n_rejected;
     for (size_t i = 0; i < w->n_jobs && rc == 0; i++) {
         const hsim_job_t *j = &w->jobs[i];
         hsim_request_t q;
@@ -204,6 +213,8 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
     }
     if (rc == 0)
         w->n_jobs = kept;
+    if (rc == 0 && w->n_rejected > rejected) /* back in input order */
+        qsort(w->rejected, w->n_rejected, sizeof *w->rejected, by_line);
     hsim_alloc_free(&a);
     ff->destroy(state);
     hsim_cluster_free(&c);

@@ -34,8 +34,9 @@ int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes
 int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a);
 
 /* Moves every job that no node type could ever hold (on the empty
-   cluster, by first-fit) from w->jobs to w->rejected, with the reason.
-   0 or HSIM_ENOMEM.  O(jobs x log nodes). */
+   cluster, by first-fit) from w->jobs to w->rejected, with the reason;
+   w->rejected stays in input order.  0 or HSIM_ENOMEM.  O(jobs x log
+   nodes + rejected x log rejected). */
 int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w);
 
 #endif

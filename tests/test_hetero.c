@@ -779,25 +779,28 @@ static void test_reject_impossible(void)
     add(&w, 6, 5, 64, 10, 10);
     add_gpu(&w, 7, 6, 5, 1000, 10, 10);
     add(&w, 8, 7, 1, 10, 10)->job_class = 0;
-    w.n_input = 8;
+    /* rejected before, by the cleaning: the first and the last line */
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_reject(&w, 0, 1, "cleaning"), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_reject(&w, 9, 10, "cleaning"), 0);
+    w.n_input = 10;
     CU_ASSERT_EQUAL_FATAL(hsim_spec_reject_impossible(&s, &w), 0);
     CU_ASSERT_EQUAL_FATAL(w.n_jobs, 3);
     CU_ASSERT_EQUAL(w.jobs[0].id, 1);
     CU_ASSERT_EQUAL(w.jobs[1].id, 3);
     CU_ASSERT_EQUAL(w.jobs[2].id, 5);
     CU_ASSERT_EQUAL(w.jobs[1].gpu_models, 1u << 0); /* kept as it was */
-    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 5);
-    const int64_t ids[] = {2, 4, 6, 7, 8};
-    for (int i = 0; i < 5; i++) {
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 7);
+    const int64_t ids[] = {0, 2, 4, 6, 7, 8, 9}; /* in input order, as before */
+    for (int i = 0; i < 7; i++) {
         CU_ASSERT_EQUAL(w.rejected[i].id, ids[i]);
         CU_ASSERT_EQUAL(w.rejected[i].line, ids[i] + 1);
         CU_ASSERT_TRUE(w.rejected[i].reason[0] != '\0');
     }
-    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[0].reason, "a100"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[1].reason, "3 FPGAs"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[2].reason, "64 cores"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[3].reason, "5 GPUs"));
-    CU_ASSERT_EQUAL(w.n_input, 8); /* every input job is in one list */
+    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[1].reason, "a100"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[2].reason, "3 FPGAs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[3].reason, "64 cores"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[4].reason, "5 GPUs"));
+    CU_ASSERT_EQUAL(w.n_input, 10); /* every input job is in one list */
     CU_ASSERT_EQUAL(w.n_jobs + w.n_rejected, w.n_input);
 
     /* what is kept runs */

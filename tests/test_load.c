@@ -368,6 +368,43 @@ static void test_generators_on_an_alibaba_node_list(void)
     }
 }
 
+/* An SWF trace on a cluster from Alibaba's node list: its machine is that
+   cluster's cores, not the trace's header (which rejected a job of 64
+   processors on "a machine of 4" while the cluster had 223 cores), and
+   the SWF-on-a-cluster keys apply (they were "only on a cluster of
+   nodes"). */
+static void test_swf_on_an_alibaba_node_list(void)
+{
+    char text[1024] = "; MaxProcs: 4\n", line[128];
+    job_line(line, sizeof line, 1, 2, -1, 3, -1);
+    strcat(text, line);
+    job_line(line, sizeof line, 2, 64, -1, 3, -1);
+    strcat(text, line);
+    job_line(line, sizeof line, 3, 500, -1, 3, -1);
+    strcat(text, line);
+    write_trace(text);
+    char path[HSIM_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/nodes.csv", dir);
+    hsim_test_write_file(path, "sn,cpu_milli,memory_mib,gpu,model\n"
+                               "n0,96000,786432,8,V100M32\nn1,96000,786432,8,V100M32\n"
+                               "n2,31500,131072,0,nan\n");
+    hsim_workload_t w;
+    int32_t capacity;
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(load("[workload]\npath = t.swf\nclass_by = queue\n"
+                               "gpu_share = 1\ngpus_per_job = 2\n[cluster]\n"
+                               "alibaba_nodes = nodes.csv\n[policy p]\n", &w, &capacity, &e), 0);
+    CU_ASSERT_EQUAL(capacity, 96 + 96 + 31);
+    CU_ASSERT_EQUAL_FATAL(w.n_jobs, 2);
+    CU_ASSERT_EQUAL(w.jobs[1].procs, 64);
+    CU_ASSERT_STRING_EQUAL(class_of(&w, 0), "queue3");
+    CU_ASSERT_EQUAL(w.jobs[0].gpus, 2);
+    /* the 500-processor job is more than the cluster (standard cleaning) */
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[0].reason, "the machine has 223"));
+    hsim_workload_free(&w);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("load_capacity");
@@ -378,6 +415,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_every_job_on_gpus);
     HSIM_TEST(s, test_every_job_on_fpgas);
     HSIM_TEST(s, test_shares_follow_the_seed);
+    HSIM_TEST(s, test_swf_on_an_alibaba_node_list);
     s = hsim_test_suite("load_generators");
     HSIM_TEST(s, test_max_job_cores);
     HSIM_TEST(s, test_gpu_jobs_need_gpus);

@@ -401,6 +401,20 @@ static void test_bad_header_integer(void)
     expect_error("; MaxNodes: 12abc\n", "in.swf:1:", "MaxNodes", NULL);
     expect_error("\n\n; UnixStartTime: \n", "in.swf:3:", "UnixStartTime", NULL);
     expect_error("; TimeZone: 1.5\n", "in.swf:1:", "TimeZone", NULL);
+    /* a machine size must fit the machine's processor count */
+    expect_error("; MaxProcs: 3000000000\n", "in.swf:1:", "MaxProcs",
+                 "expected a count up to 2147483647");
+    expect_error("; MaxNodes: 2147483648\n", "in.swf:1:", "MaxNodes", "3648");
+    hsim_swf_trace_t big = parse_ok("; MaxProcs: 2147483647\n; MaxJobs: 3000000000\n");
+    CU_ASSERT_EQUAL(big.header.max_procs, INT32_MAX);
+    CU_ASSERT_EQUAL(big.header.max_jobs, 3000000000LL);
+    hsim_swf_trace_free(&big);
+    /* lines ended by CR alone: one comment line that held the whole file
+       ("0 jobs") */
+    expect_error("; Version: 2.2\r; MaxProcs: 8\r1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 "
+                 "-1\r", "in.swf:1:", "carriage return inside the line", "CR alone");
+    expect_error("; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2\r20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                 "in.swf:2:", "carriage return", NULL);
 }
 
 /* A failed read leaves nothing allocated (the harness checks) and no
@@ -460,6 +474,33 @@ static void test_read_plain_and_gzip(void)
         }
         remove(path);
         free(path);
+    }
+    remove(dir);
+    free(dir);
+}
+
+/* A NUL byte, in a comment or a job line, plain or gzip: an error at its
+   line (the rest of the line was lost without a word: a job after a NUL
+   at a line's start, and every job of a UTF-16 file). */
+static void test_read_nul_byte(void)
+{
+    static const char text[] = "; MaxProcs: 8\n"
+                               "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                               "\0" "2 5 -1 30 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    char *dir = hsim_test_tmpdir("swf");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char path[4096];
+    for (int gz = 0; gz <= 1; gz++) {
+        snprintf(path, sizeof path, "%s/nul.swf%s", dir, gz ? ".gz" : "");
+        gzFile f = gzopen(path, gz ? "wb" : "wbT"); /* T: plain */
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_EQUAL(gzwrite(f, text, sizeof text - 1), (int)(sizeof text - 1));
+        CU_ASSERT_EQUAL(gzclose(f), Z_OK);
+        hsim_swf_trace_t t;
+        hsim_err_t e = {{0}};
+        CU_ASSERT_EQUAL(hsim_swf_read(path, 0, &t, &e), HSIM_EINPUT);
+        CU_ASSERT_TRUE(contains(e.msg, ":3: a NUL byte"));
+        remove(path);
     }
     remove(dir);
     free(dir);
@@ -617,6 +658,50 @@ static void test_read_truncated_gzip(void)
     CU_ASSERT_EQUAL(rc, HSIM_EIO);
     if (rc)
         check_cut_message(e.msg, path);
+    remove(path);
+    free(path);
+    remove(dir);
+    free(dir);
+}
+
+/* gzip members one after another are one stream (as gzip -d reads them);
+   anything else after the last member is an error at the line it would
+   start (zlib's gzread() dropped it without a word). */
+static void test_read_gzip_members_and_trailing_data(void)
+{
+    char *dir = hsim_test_tmpdir("swf");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char line[128], text[256];
+    snprintf(text, sizeof text, "; MaxProcs: 8\n%s\n",
+             job_line(line, sizeof line, 1, 0, 10, 2, 2, 20, 1));
+    char *path = write_file(dir, "m.swf.gz", text, 1);
+    long len1 = 0;
+    unsigned char *first = slurp(path, &len1);
+    CU_ASSERT_FATAL(first != NULL);
+    snprintf(text, sizeof text, "%s\n", job_line(line, sizeof line, 2, 5, 10, 2, 2, 20, 1));
+    char *second_path = write_file(dir, "second.swf.gz", text, 1);
+    long len2 = 0;
+    unsigned char *second = slurp(second_path, &len2);
+    CU_ASSERT_FATAL(second != NULL);
+    unsigned char *both = malloc((size_t)(len1 + len2 + 64));
+    memcpy(both, first, (size_t)len1);
+    memcpy(both + len1, second, (size_t)len2);
+    spill(path, both, len1 + len2);
+    hsim_swf_trace_t t;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_swf_read(path, 0, &t, &e), 0);
+    CU_ASSERT_EQUAL(t.n_records, 2);
+    hsim_swf_trace_free(&t);
+    /* the second job as plain text after the first member */
+    memcpy(both + len1, text, strlen(text));
+    spill(path, both, len1 + (long)strlen(text));
+    CU_ASSERT_EQUAL(hsim_swf_read(path, 0, &t, &e), HSIM_EIO);
+    CU_ASSERT_TRUE(contains(e.msg, ":3: read error: data after the end of the gzip stream"));
+    free(both);
+    free(first);
+    free(second);
+    remove(second_path);
+    free(second_path);
     remove(path);
     free(path);
     remove(dir);
@@ -1026,6 +1111,8 @@ void hsim_test_register(void)
     HSIM_TEST(r, test_max_jobs);
     HSIM_TEST(r, test_read_plain_and_gzip);
     HSIM_TEST(r, test_read_large_file);
+    HSIM_TEST(r, test_read_nul_byte);
+    HSIM_TEST(r, test_read_gzip_members_and_trailing_data);
     HSIM_TEST(r, test_read_errors);
     HSIM_TEST(r, test_read_truncated_gzip);
     HSIM_TEST(r, test_error_frees_records);

@@ -117,14 +117,14 @@ static const char *line_end(const char *s, const char *end)
 int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
                     void *ctx, hsim_err_t *e)
 {
-    gzFile gz;
-    if (hsim_gz_open(path, &gz, e))
-        return HSIM_EIO;
+    hsim_gz_t *gz;
+    int rc = hsim_gz_open(path, &gz, e);
+    if (rc)
+        return rc;
     enum { CHUNK = 1 << 17 };
-    gzbuffer(gz, CHUNK);
     char *chunk = hsim_malloc(CHUNK);
     if (!chunk) {
-        gzclose(gz);
+        hsim_gz_close(gz);
         return HSIM_ENOMEM;
     }
     struct csv_parser p;
@@ -137,12 +137,12 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
     reader_t r = {.path = path, .cb = cb, .ctx = ctx, .e = e, .line = 1, .start_line = 1};
     int at_line_start = 1, after_cr = 0, first = 1;
     while (!r.rc) {
-        int got = hsim_gz_read(gz, chunk, CHUNK, path, (long long)r.line, e);
+        int got = hsim_gz_read(gz, chunk, CHUNK, (long long)r.line, e);
         if (got < 0)
-            r.rc = HSIM_EIO;
+            r.rc = got;
         if (got <= 0)
             break;
-        /* gzread fills the chunk unless the file ends: a byte order mark
+        /* a read fills the chunk unless the file ends: a byte order mark
            is whole in the first one */
         const char *from = chunk + (first ? hsim_bom_len(chunk, (size_t)got) : 0);
         first = 0;
@@ -160,7 +160,7 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
     hsim_free(r.text);
     hsim_free(r.offs);
     hsim_free(r.f);
-    gzclose(gz);
+    hsim_gz_close(gz);
     return r.rc < 0 ? r.rc : 0;
 }
 

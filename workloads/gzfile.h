@@ -1,27 +1,36 @@
 /*
- * gzfile.h - opening and reading an input file, gzip or plain (zlib tells
- * them apart by content), with the messages every trace reader gives: the
- * file named once (zlib's own messages name it too), a folder or another
- * error of the system said as "cannot read", and a damaged or cut stream
- * as a read error at the line being read.
+ * gzfile.h - opening and reading an input file, gzip or plain (told apart
+ * by content: gzip's magic bytes), with the messages every trace reader
+ * gives: the file named once, a folder or another error of the system said
+ * as "cannot read", and a damaged or cut stream, or data after its end, as
+ * a read error at the line being read.
+ *
+ * zlib's gzread() would do, but it drops what follows the last gzip member
+ * without a word (a plain trace appended to a gzip one, say), so the
+ * members are inflated here, with zlib's inflate(), and anything after
+ * them that is not another member is an error.
  */
 #ifndef HSIM_GZFILE_H
 #define HSIM_GZFILE_H
 
 #include "../sim/common.h"
 
-#include <zlib.h>
+#include <stddef.h>
 
-/* Opens path for reading into *gz (the caller closes it with gzclose()).
-   0, or HSIM_EIO: "<path>: cannot open: <why>". */
-int hsim_gz_open(const char *path, gzFile *gz, hsim_err_t *e);
+typedef struct hsim_gz hsim_gz_t;
 
-/* gzread() of up to len bytes into buf: the number read, 0 at the clean end
-   of the file, or -1 with e set (HSIM_EIO) when reading failed: "<path>:
-   cannot read: <why>" for an error of the system, else "<path>:<line>: read
-   error: <why>", with "(is the file cut short?)" when the stream ended
-   early, which zlib reports only once it returns 0. */
-int hsim_gz_read(gzFile gz, void *buf, unsigned len, const char *path, long long line,
-                 hsim_err_t *e);
+/* Opens path for reading into *gz (the caller closes it with
+   hsim_gz_close()).  0, HSIM_ENOMEM, or HSIM_EIO: "<path>: cannot open:
+   <why>". */
+int hsim_gz_open(const char *path, hsim_gz_t **gz, hsim_err_t *e);
+
+/* Reads up to len bytes (len <= INT_MAX) into buf, all of them unless the
+   file ends: the number read, 0 at the clean end of the file, or when
+   reading failed HSIM_ENOMEM, or HSIM_EIO with e set: "<path>: cannot
+   read: <why>" for an error of the system, else "<path>:<line>: read
+   error: <why>" ("(is the file cut short?)" when the stream ends early). */
+int hsim_gz_read(hsim_gz_t *gz, void *buf, size_t len, long long line, hsim_err_t *e);
+
+void hsim_gz_close(hsim_gz_t *gz);
 
 #endif

@@ -13,6 +13,7 @@
 #include "gzfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,13 +78,14 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
         size_t offset;
         int count; /* a count: not negative, or -1 for unknown, as in the
                       job fields (pyss writes "MaxNodes: -1") */
+        long long max; /* the largest value */
     } numeric[] = {
-        {"MaxProcs", offsetof(hsim_swf_header_t, max_procs), 1},
-        {"MaxNodes", offsetof(hsim_swf_header_t, max_nodes), 1},
-        {"MaxJobs", offsetof(hsim_swf_header_t, max_jobs), 1},
-        {"MaxRecords", offsetof(hsim_swf_header_t, max_records), 1},
-        {"UnixStartTime", offsetof(hsim_swf_header_t, unix_start_time), 0},
-        {"TimeZone", offsetof(hsim_swf_header_t, time_zone), 0},
+        {"MaxProcs", offsetof(hsim_swf_header_t, max_procs), 1, INT32_MAX}, /* a machine */
+        {"MaxNodes", offsetof(hsim_swf_header_t, max_nodes), 1, INT32_MAX},
+        {"MaxJobs", offsetof(hsim_swf_header_t, max_jobs), 1, LLONG_MAX},
+        {"MaxRecords", offsetof(hsim_swf_header_t, max_records), 1, LLONG_MAX},
+        {"UnixStartTime", offsetof(hsim_swf_header_t, unix_start_time), 0, LLONG_MAX},
+        {"TimeZone", offsetof(hsim_swf_header_t, time_zone), 0, LLONG_MAX},
     };
     const char *s = text + 1;
     while (*s == ' ' || *s == '\t')
@@ -111,6 +113,10 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
                              name, (long long)lineno, numeric[i].key,
                              numeric[i].count ? "a count >= 0, or -1 for unknown" : "an integer",
                              value);
+        if (v > numeric[i].max)
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: header '%s': expected a count up to %lld, found '%.40s'",
+                             name, (long long)lineno, numeric[i].key, numeric[i].max, value);
         *(int64_t *)((char *)h + numeric[i].offset) = v;
         return 0;
     }
@@ -208,10 +214,23 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
     return add_record(t, &r);
 }
 
-/* Handles one line (without its newline).  1 = stop (max_jobs reached). */
-static int parse_line(char *line, const char *name, int64_t lineno,
+/* Handles one line of len bytes (without its newline; a NUL follows it).
+   1 = stop (max_jobs reached). */
+static int parse_line(char *line, size_t len, const char *name, int64_t lineno,
                       size_t max_jobs, hsim_swf_trace_t *t, hsim_err_t *e)
 {
+    if (len && line[len - 1] == '\r')
+        line[--len] = '\0'; /* CRLF */
+    /* the rest of the line would be lost without a word: what follows a
+       NUL, and with lines ended by CR alone, the whole file after a
+       comment */
+    if (memchr(line, '\0', len))
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: a NUL byte: expected text (is the file "
+                         "binary, or UTF-16?)", name, (long long)lineno);
+    if (memchr(line, '\r', len))
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: a carriage return inside the line: "
+                         "expected lines ended by a line feed (are they ended by CR alone, "
+                         "as on old Macs?)", name, (long long)lineno);
     const char *s = line;
     if (lineno == 1)
         s += hsim_bom_len(s, strlen(s));
@@ -286,24 +305,23 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
                   hsim_err_t *e)
 {
     trace_init(t);
-    gzFile gz;
-    if (hsim_gz_open(path, &gz, e))
-        return HSIM_EIO;
-    gzbuffer(gz, 1 << 17);
+    hsim_gz_t *gz;
+    int rc = hsim_gz_open(path, &gz, e);
+    if (rc)
+        return rc;
     enum { CHUNK = 1 << 18 };
     char *buf = hsim_malloc(CHUNK + 1);
     if (!buf) {
-        gzclose(gz);
+        hsim_gz_close(gz);
         return HSIM_ENOMEM;
     }
     size_t have = 0;
     int64_t lineno = 0;
-    int rc = 0, eof = 0;
+    int eof = 0;
     while (rc == 0 && !eof) {
-        int got = hsim_gz_read(gz, buf + have, (unsigned)(CHUNK - have), path,
-                               (long long)lineno + 1, e);
+        int got = hsim_gz_read(gz, buf + have, CHUNK - have, (long long)lineno + 1, e);
         if (got < 0) {
-            rc = HSIM_EIO;
+            rc = got;
             break;
         }
         eof = got == 0;
@@ -312,14 +330,14 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
         char *p = buf, *nl;
         while (rc == 0 && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
             *nl = '\0';
-            rc = parse_line(p, path, ++lineno, max_jobs, t, e);
+            rc = parse_line(p, (size_t)(nl - p), path, ++lineno, max_jobs, t, e);
             p = nl + 1;
         }
         if (rc)
             break;
         size_t rest = have - (size_t)(p - buf);
         if (eof && rest) {
-            rc = parse_line(p, path, ++lineno, max_jobs, t, e);
+            rc = parse_line(p, rest, path, ++lineno, max_jobs, t, e);
             rest = 0;
         } else if (rest == CHUNK) {
             rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: line longer than %d bytes",
@@ -329,7 +347,7 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
         have = rest;
     }
     hsim_free(buf);
-    gzclose(gz);
+    hsim_gz_close(gz);
     if (rc == 1)
         rc = 0; /* stopped at max_jobs */
     if (rc == 0)
@@ -352,7 +370,7 @@ int hsim_swf_parse_string(const char *text, const char *name, size_t max_jobs,
         char *nl = strchr(p, '\n');
         if (nl)
             *nl = '\0';
-        rc = parse_line(p, name, ++lineno, max_jobs, t, e);
+        rc = parse_line(p, strlen(p), name, ++lineno, max_jobs, t, e);
         p = nl ? nl + 1 : NULL;
     }
     hsim_free(copy);
