@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
 {
@@ -46,6 +47,14 @@ void fuzz_write_file(const char *path, const uint8_t *data, size_t size)
     FUZZ_CHECK(f, "cannot write %s", path);
     FUZZ_CHECK(fwrite(data, 1, size, f) == size, "cannot write %s", path);
     FUZZ_CHECK(fclose(f) == 0, "cannot write %s", path);
+}
+
+void fuzz_write_gzip(const char *path, const uint8_t *data, size_t size)
+{
+    gzFile f = gzopen(path, "wb1");
+    FUZZ_CHECK(f, "cannot write %s", path);
+    FUZZ_CHECK(!size || gzwrite(f, data, (unsigned)size) == (int)size, "cannot write %s", path);
+    FUZZ_CHECK(gzclose(f) == Z_OK, "cannot write %s", path);
 }
 
 void fuzz_check_no_leak(long live_before)

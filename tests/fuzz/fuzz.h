@@ -36,6 +36,8 @@ void fuzz_temp_path(char *buf, size_t size, const char *tag);
 
 /* Writes data to path, replacing it; aborts when it cannot. */
 void fuzz_write_file(const char *path, const uint8_t *data, size_t size);
+/* The same bytes, gzipped. */
+void fuzz_write_gzip(const char *path, const uint8_t *data, size_t size);
 
 /* Aborts unless hsim's live allocations are back to live_before. */
 void fuzz_check_no_leak(long live_before);

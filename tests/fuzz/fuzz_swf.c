@@ -8,8 +8,11 @@
  *   - hsim_swf_read() of the same bytes in a file agrees with it: the same
  *     return code, the same records and header, or the same message (both
  *     readers are given the same name); with max_jobs = half the records it
- *     reads exactly that prefix.  Inputs with a NUL byte or a gzip magic
- *     number are skipped here, as the two readers differ on them by design;
+ *     reads exactly that prefix; and so does the file reader of the same
+ *     bytes gzipped.  Inputs with a NUL byte or a gzip magic number are not
+ *     compared, as the two readers differ on them by design: the file
+ *     reader must only answer 0, HSIM_EINPUT or HSIM_EIO, and an error for
+ *     a NUL in a plain file;
  *   - cleaning under the pyss and standard presets keeps every input job
  *     (as a job or a rejection) and gives jobs that job.h allows, sorted;
  *   - hsim_swf_write() then hsim_swf_read() and the standard preset give back
@@ -230,6 +233,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         compare_file_reader(path, rc, &t, e.msg);
         if (rc == 0)
             check_prefix(path, &t);
+        fuzz_write_gzip(path, data, size); /* the same text, gzipped */
+        compare_file_reader(path, rc, &t, e.msg);
+        unlink(path);
+    } else {
+        /* bytes that the string reader cannot see (a NUL) or a damaged
+           gzip stream: the file reader says so, never crashes */
+        fuzz_write_file(path, data, size);
+        hsim_swf_trace_t f;
+        hsim_err_t fe = {{0}};
+        int frc = hsim_swf_read(path, 0, &f, &fe);
+        FUZZ_CHECK(frc == 0 || frc == HSIM_EINPUT || frc == HSIM_EIO, "file reader rc %d: %s",
+                   frc, fe.msg);
+        FUZZ_CHECK(frc || !memchr(data, '\0', size) || gzip_magic,
+                   "a NUL byte read without an error");
+        if (frc == 0)
+            hsim_swf_trace_free(&f);
         unlink(path);
     }
     if (rc == 0) {

@@ -54,6 +54,9 @@ mkdir -p "$work/seeds/swf" "$work/seeds/gpu" "$work/logs"
 for trace in "$shared"/traces/swf/*.swf.gz traces/quickstart.swf; do
   head_of "$trace" 60 > "$work/seeds/swf/$(basename "$trace" .gz)"
 done
+# gzip streams too, whole and cut, for the file reader's inflate
+head_of traces/quickstart.swf 20 | gzip -1 > "$work/seeds/swf/quickstart-20.swf.gz"
+head -c 300 "$work/seeds/swf/quickstart-20.swf.gz" > "$work/seeds/swf/quickstart-cut.swf.gz"
 gpu=$shared/traces/gpu
 for f in "$gpu"/gavel-philly/*.trace.gz; do gpu_seed 0 "$f"; done
 for f in "$gpu"/elasticflow/*.csv.gz; do gpu_seed 1 "$f"; done
