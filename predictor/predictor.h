@@ -4,7 +4,9 @@
  * A predictor estimates a job's runtime from its features and learns only
  * from jobs that have finished.  It is handed the whole job record, but only
  * 'oracle' reads the actual runtime: it exists to measure upper bounds.
- * Answers are clamped by the engine to [1 s, requested time].
+ * Answers are clamped by the engine to the requested time at most, and
+ * those of a predictor that underpredicts to 1 s at least (when the
+ * request is that long): 'oracle' plans a 0.6 s job as 0.6 s.
  */
 #ifndef HSIM_PREDICTOR_H
 #define HSIM_PREDICTOR_H

@@ -453,14 +453,17 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
     return 0;
 }
 
-/* The predictor's estimate for a job now, within [1 s, requested time]. */
+/* The predictor's estimate for a job now: at most the requested time, and
+   a guess at least 1 s. */
 static hsim_time_t predict(run_t *r, int32_t job)
 {
     const hsim_job_t *j = &r->w->jobs[job];
-    hsim_time_t p = r->cfg->predictor->predict(r->pred_state, j, r->now);
+    const hsim_predictor_t *pred = r->cfg->predictor;
+    hsim_time_t p = pred->predict(r->pred_state, j, r->now);
     if (p > j->estimate)
         p = j->estimate;
-    if (p < HSIM_SECOND && j->estimate >= HSIM_SECOND)
+    /* a guess, not a knowledge of the runtime: at least a second (pyss) */
+    if (pred->underpredicts && p < HSIM_SECOND && j->estimate >= HSIM_SECOND)
         p = HSIM_SECOND;
     if (p <= 0)
         p = j->estimate;

@@ -313,6 +313,36 @@ static void test_oracle_estimates(void)
 }
 
 /*
+ * The oracle is exact below a second too (it was raised to 1 s, as a
+ * guess is).  2 processors, EASY; times in tenths of a second.
+ * J0 1 proc run 1.5 est 100 at 0; J1 2 procs run 5 est 100 at 0 (the head:
+ * shadow 1.5, no extra processors); J2 1 proc run 0.6 est 10 at 0.9.
+ * Oracle: J2 ends at 1.5 <= 1.5: backfills [0.9, 1.5]; J1 [1.5, 6.5].
+ * Raised to 1 s it would end at 1.9 > 1.5 and wait for J1: [6.5, 7.1].
+ */
+static void test_oracle_below_a_second(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    add_job(&w, 0, 0, 1, 0, 100);
+    add_job(&w, 1, 0, 2, 5, 100);
+    add_job(&w, 2, 0, 1, 0, 10);
+    w.jobs[0].runtime = 15 * S / 10;
+    w.jobs[2].runtime = 6 * S / 10;
+    w.jobs[2].submit = 9 * S / 10;
+    hsim_workload_sort(&w);
+    hsim_outcome_t out[3];
+    hsim_err_t e = {{0}};
+    hsim_run_config_t c = config(2, "easy", "fcfs", NULL, "oracle");
+    CU_ASSERT_EQUAL_FATAL(run(&w, &c, out, &e), 0);
+    const hsim_outcome_t *j2 = &out[idx_of(&w, 2)], *j1 = &out[idx_of(&w, 1)];
+    CU_ASSERT_EQUAL(j2->start, 9 * S / 10);
+    CU_ASSERT_EQUAL(j2->end, 15 * S / 10);
+    CU_ASSERT_EQUAL(j1->start, 15 * S / 10);
+    hsim_workload_free(&w);
+}
+
+/*
  * Predictions that change and that a job outlives (estimate = last2; the
  * user is the job id mod 3).  10 processors.
  * J0 and J3 (user 0, 1 proc, request 100) run 10 and 20 s from 0: user 0's
@@ -1451,6 +1481,7 @@ void hsim_test_register(void)
     HSIM_TEST(h, test_prediction_expiry);
     HSIM_TEST(h, test_job_too_wide);
     HSIM_TEST(h, test_horizon);
+    HSIM_TEST(h, test_oracle_below_a_second);
     HSIM_TEST(h, test_empty_workload);
     HSIM_TEST(h, test_impossible_decisions);
     CU_pSuite d = hsim_test_suite("engine-differential");
