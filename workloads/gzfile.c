@@ -62,15 +62,25 @@ int hsim_gz_open(const char *path, hsim_gz_t **gz, hsim_err_t *e)
     return 0;
 }
 
-/* Decides gzip or plain from the first two bytes, at the first read.  0,
-   HSIM_EIO or HSIM_ENOMEM. */
-static int start(hsim_gz_t *g, hsim_err_t *e)
+/* Reads on until two bytes are at hand or the file ends; *magic: whether
+   they are gzip's magic number, which starts a member.  0 or HSIM_EIO. */
+static int look_ahead(hsim_gz_t *g, int *magic, hsim_err_t *e)
 {
     int rc;
     while (g->z.avail_in < 2 && !g->at_eof)
         if ((rc = refill(g, e)))
             return rc;
-    g->gzip = g->z.avail_in >= 2 && g->in[0] == 0x1f && g->in[1] == 0x8b;
+    *magic = g->z.avail_in >= 2 && g->z.next_in[0] == 0x1f && g->z.next_in[1] == 0x8b;
+    return 0;
+}
+
+/* Decides gzip or plain from the first two bytes, at the first read.  0,
+   HSIM_EIO or HSIM_ENOMEM. */
+static int start(hsim_gz_t *g, hsim_err_t *e)
+{
+    int rc = look_ahead(g, &g->gzip, e);
+    if (rc)
+        return rc;
     if (g->gzip && inflateInit2(&g->z, 15 + 16) != Z_OK) { /* 16: gzip only */
         g->gzip = 0;
         return HSIM_ENOMEM;
@@ -83,13 +93,12 @@ static int start(hsim_gz_t *g, hsim_err_t *e)
    with e set. */
 static int next_member(hsim_gz_t *g, hsim_err_t *e)
 {
-    int rc;
-    while (g->z.avail_in < 2 && !g->at_eof)
-        if ((rc = refill(g, e)))
-            return rc;
+    int magic, rc = look_ahead(g, &magic, e);
+    if (rc)
+        return rc;
     if (g->z.avail_in == 0)
         g->done = 1;
-    else if (g->z.avail_in >= 2 && g->z.next_in[0] == 0x1f && g->z.next_in[1] == 0x8b)
+    else if (magic)
         inflateReset(&g->z);
     else
         g->broken = "data after the end of the gzip stream (a plain file appended to a "
