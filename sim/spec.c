@@ -53,10 +53,11 @@ int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a)
 }
 
 /*
- * Node types from the Alibaba 2023 node list: nodes of one shape (cores,
- * memory, GPUs, GPU model) make one type, named after it, e.g.
- * "G2-8gpu-96c-384G", in the order the shapes first appear.  Milli-cores
- * are rounded down to whole cores.
+ * Node types from the Alibaba 2023 node list, after the [nodes] types: nodes
+ * of one shape (cores as hsim_spec_node_cores() makes them, memory, GPUs,
+ * and their model) make one type, named after it, e.g. "G2-8gpu-96c-384G"
+ * (memory in MiB when it is not whole GiB), in the order the shapes first
+ * appear.
  */
 static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsim_err_t *e)
 {
@@ -65,13 +66,15 @@ static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsi
     int rc = hsim_spec_read_node_list(c, &nodes, &n, e);
     if (rc)
         return rc;
+    size_t listed = *nt; /* the first type of the list's */
     for (size_t i = 0; i < n && rc == 0; i++) {
         const hsim_alibaba_node_t *a = &nodes[i];
-        int32_t cores = a->cpu_milli / 1000; /* the shape: 0 for under a core */
-        size_t t = 0;
+        int32_t cores = hsim_spec_node_cores(a);
+        const char *model = a->gpus ? a->model : ""; /* a node without GPUs has no model */
+        size_t t = listed;
         while (t < *nt && !(s->types[t].cores == cores && s->types[t].mem_mb == a->memory_mib &&
                             s->types[t].gpus == a->gpus &&
-                            !strcmp(s->types[t].gpu_model, a->model)))
+                            !strcmp(s->types[t].gpu_model, model)))
             t++;
         if (t == *nt) {
             if (t == HSIM_MAX_NODE_TYPES) {
@@ -81,13 +84,14 @@ static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsi
             }
             hsim_node_type_t *ty = &s->types[t];
             memset(ty, 0, sizeof *ty);
-            snprintf(ty->name, sizeof ty->name, "%s-%dgpu-%dc-%lldG", a->gpus ? a->model : "cpu",
-                     a->gpus, cores, (long long)(a->memory_mib / 1024));
-            ty->cores = hsim_spec_node_cores(a);
+            int gib = a->memory_mib % 1024 == 0;
+            snprintf(ty->name, sizeof ty->name, "%s-%dgpu-%dc-%lld%s", a->gpus ? model : "cpu",
+                     a->gpus, cores, (long long)(gib ? a->memory_mib / 1024 : a->memory_mib),
+                     gib ? "G" : "M");
+            ty->cores = cores;
             ty->mem_mb = a->memory_mib;
             ty->gpus = a->gpus;
-            if (a->gpus)
-                hsim_strlcpy(ty->gpu_model, a->model, sizeof ty->gpu_model);
+            hsim_strlcpy(ty->gpu_model, model, sizeof ty->gpu_model);
             ty->speed = 1.0;
             (*nt)++;
         }

@@ -733,6 +733,53 @@ static void test_spec_errors(void)
     hsim_workload_free(&w);
 }
 
+/*
+ * Types from a node list: one per shape, as the type holds it.  Two nodes
+ * of half a core (a type of 1 core) and one of 0.8 core whose model column
+ * names a GPU it does not have are one shape (they made three types, and
+ * 33 such nodes "more than 32 node shapes"); a node list's T4 nodes stay
+ * out of a [nodes] type of the same shape (they were counted into it, and
+ * took its speed); memory that is not whole GiB is named in MiB.
+ */
+static void test_spec_node_list_shapes(void)
+{
+    char *dir = hsim_test_tmpdir("shapes");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char path[4096], text[8192];
+    snprintf(path, sizeof path, "%s/nodes.csv", dir);
+    hsim_test_write_file(path, "sn,cpu_milli,memory_mib,gpu,model\n"
+                               "s0,500,1024,0,\ns1,500,1024,0,nan\ns2,800,1024,0,T4\n"
+                               "g0,4000,8192,2,T4\ng1,4000,8192,2,T4\nm0,4000,1536,0,\n");
+    snprintf(text, sizeof text, HEAD "[nodes mine]\ncores = 4\nmemory = 8192\ngpus = 2\n"
+             "gpu_model = T4\nspeed = 2\n[cluster]\nalibaba_nodes = %s\n", path);
+    hsim_workload_init(&w);
+    hsim_spec_t s;
+    hsim_err_t e;
+    int rc = build(text, &s, &e);
+    if (rc)
+        fprintf(stderr, "\n%s\n", e.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(s.spec.n_types, 4);
+    static const struct {
+        const char *name;
+        int32_t count, cores;
+        double speed;
+    } want[] = {{"mine", 1, 4, 2}, {"cpu-0gpu-1c-1G", 3, 1, 1},
+                {"T4-2gpu-4c-8G", 2, 4, 1}, {"cpu-0gpu-4c-1536M", 1, 4, 1}};
+    for (size_t t = 0; t < 4; t++) {
+        CU_ASSERT_STRING_EQUAL(s.types[t].name, want[t].name);
+        CU_ASSERT_EQUAL(s.types[t].count, want[t].count);
+        CU_ASSERT_EQUAL(s.types[t].cores, want[t].cores);
+        CU_ASSERT_DOUBLE_EQUAL(s.types[t].speed, want[t].speed, 1e-12);
+    }
+    CU_ASSERT_STRING_EQUAL(s.types[1].gpu_model, "");
+    hsim_spec_free(&s);
+    hsim_workload_free(&w);
+    remove(path);
+    remove(dir);
+    free(dir);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite v = hsim_test_suite("config-hetero-valid");
@@ -762,5 +809,6 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_whole_file_mistakes);
     CU_pSuite s = hsim_test_suite("config-hetero-spec");
     HSIM_TEST(s, test_spec_class_speeds);
+    HSIM_TEST(s, test_spec_node_list_shapes);
     HSIM_TEST(s, test_spec_errors);
 }
