@@ -340,7 +340,7 @@ static void units_plan(const hsim_request_t *r, units_t *u)
     int32_t procs = r->procs > 0 ? r->procs : 1;
     if (r->gpus > 0) {
         u->n = r->gpus;
-        u->cores = (procs + r->gpus - 1) / r->gpus;
+        u->cores = (int32_t)(((int64_t)procs + r->gpus - 1) / r->gpus);
         u->gpus = 1;
     } else {
         u->n = procs;

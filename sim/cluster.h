@@ -21,6 +21,8 @@
 #define HSIM_MAX_NODE_TYPES 32
 #define HSIM_GPU_LEVELS 8 /* whole-GPU thresholds 1, 2, 4, ... 128 */
 #define HSIM_TYPE_NAME_MAX 64
+#define HSIM_NODE_MEM_MAX_MB INT64_C(1000000000000000) /* a petabyte of MiB: past any node */
+#define HSIM_NODE_DEVICES_MAX 1024 /* GPUs or FPGAs on one node */
 
 /* One [nodes NAME] section, resolved. */
 typedef struct hsim_node_type {

@@ -334,7 +334,7 @@ static int parse_size_mb(const char *v, int64_t *out)
         if (!strcmp(end, "iB") || !strcmp(end, "B"))
             end += strlen(end);
     }
-    if (*end || x * scale > 1e15) /* a petabyte of MiB: past any node */
+    if (*end || x * scale > (double)HSIM_NODE_MEM_MAX_MB)
         return -1;
     if (x > 0 && x * scale < 1)
         return -1; /* it would round to 0 MiB, which means "none" */
@@ -680,8 +680,9 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
                            "512M (MiB when bare), found '%s'", v);
         return 1;
     case 4:
-        if (parse_int(v, 0, 1024, &t->gpus))
-            return fail(p, "gpus: expected an integer in 0..1024, found '%s'", v);
+        if (parse_int(v, 0, HSIM_NODE_DEVICES_MAX, &t->gpus))
+            return fail(p, "gpus: expected an integer in 0..%d, found '%s'",
+                        HSIM_NODE_DEVICES_MAX, v);
         return 1;
     case 5:
         if (hsim_strlcpy(t->gpu_model, v, sizeof t->gpu_model) >= sizeof t->gpu_model)
@@ -693,8 +694,9 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
                            "found '%s'", v);
         return 1;
     case 7:
-        if (parse_int(v, 0, 1024, &t->fpgas))
-            return fail(p, "fpgas: expected an integer in 0..1024, found '%s'", v);
+        if (parse_int(v, 0, HSIM_NODE_DEVICES_MAX, &t->fpgas))
+            return fail(p, "fpgas: expected an integer in 0..%d, found '%s'",
+                        HSIM_NODE_DEVICES_MAX, v);
         return 1;
     case 8:
         if (hsim_strlcpy(t->fpga_model, v, sizeof t->fpga_model) >= sizeof t->fpga_model)

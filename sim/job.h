@@ -52,7 +52,7 @@ void hsim_job_init(hsim_job_t *j);
 typedef struct hsim_rejection {
     int64_t id;            /* job number from the trace, or -1 */
     int64_t line;          /* input line */
-    char reason[96];       /* short, human-readable */
+    char reason[256];      /* human-readable, with what was found */
 } hsim_rejection_t;
 
 #endif

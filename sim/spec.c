@@ -208,7 +208,7 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
         if (fit == 0) {
             w->jobs[kept++] = *j;
         } else if (fit == HSIM_NOFIT) {
-            char why[96];
+            char why[sizeof w->rejected->reason];
             describe(j, w, why, sizeof why);
             rc = hsim_workload_reject(w, j->id, j->line, why);
         } else {

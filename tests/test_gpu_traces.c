@@ -8,6 +8,7 @@
  */
 #include "harness.h"
 
+#include "workloads/gpu_rows.h"
 #include "workloads/gpu_traces.h"
 
 #include <math.h>
@@ -659,6 +660,36 @@ static void test_byte_order_mark(void)
                "x.csv:2: field 2 (submission_time)", NULL);
 }
 
+/* A NUL byte is an error at its line, for CSV and for Gavel's TSV: a
+   field ended at it unseen ("10\0999" was read as 10). */
+static void test_nul_byte(void)
+{
+    static const char csv[] = EF_HEADER "a,0,10\0" "999,1\nb,5,20,2\n";
+    static const char tsv[] = "ResNet-18\tcmd\t-n\t0\t100\0\t0\t1\n";
+    const struct {
+        enum kind k;
+        const char *name, *text;
+        size_t len;
+        const char *line;
+    } cases[] = {{ELASTICFLOW, "x.csv", csv, sizeof csv - 1, "x.csv:2: a NUL byte"},
+                 {GAVEL, "x.trace", tsv, sizeof tsv - 1, "x.trace:1: a NUL byte"}};
+    for (size_t i = 0; i < 2; i++) {
+        tmp_file_t t;
+        make_file(&t, cases[i].name, "");
+        FILE *f = fopen(t.path, "wb");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_EQUAL(fwrite(cases[i].text, 1, cases[i].len, f), cases[i].len);
+        fclose(f);
+        hsim_workload_t w;
+        hsim_err_t e = {{0}};
+        CU_ASSERT_EQUAL(read_kind(cases[i].k, t.path, NULL, &w, &e), HSIM_EINPUT);
+        check_contains(e.msg, cases[i].line);
+        CU_ASSERT_EQUAL(w.n_jobs, 0);
+        hsim_workload_free(&w);
+        drop_file(&t);
+    }
+}
+
 static void test_elasticflow_layout(void)
 {
     /* columns by name, CRLF, a quoted id, blank lines, a last line without
@@ -827,6 +858,19 @@ static void test_alibaba_bad_rows(void)
                ":2: field 10 (deletion_time): expected seconds (a decimal number)", NULL);
     expect_bad(PODS, POD_HEADER "p,4000,1,1,1000,,LS,Running,,10,0\n",
                ":2: field 9 (creation_time): expected seconds", "found ''");
+    expect_bad(PODS, POD_HEADER "p,4000,9000000000000000000,1,1000,,LS,Running,0,10,0\n",
+               ":2: field 3 (memory_mib): expected an integer from 0 to 1000000000000000", NULL);
+
+    /* skipped, the reason is whole: what was found too (rejected.csv's
+       reasons were cut at 95 bytes) */
+    hsim_workload_t w;
+    hsim_err_t e = {{0}};
+    hsim_gpu_read_options_t o = {.skip_bad_rows = 1};
+    CU_ASSERT_EQUAL_FATAL(read_text(PODS, POD_HEADER "p,1000,1,1,1000,T4||G2,LS,Running,0,10,0\n",
+                                    &o, &w, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 1);
+    check_contains(w.rejected[0].reason, "found 'T4||G2'");
+    hsim_workload_free(&w);
 }
 
 static void test_alibaba_rules(void)
@@ -917,7 +961,13 @@ static void test_alibaba_nodes(void)
         {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,0,\nn2,abc,1,0,\n",
          "x.csv:3: field 2 (cpu_milli): expected an integer, found 'abc'"},
         {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,-8,T4\n",
-         ":2: field 4 (gpu): expected an integer >= 0, found '-8'"},
+         ":2: field 4 (gpu): expected an integer from 0 to 1024, found '-8'"},
+        /* a node's limits, as [nodes] has them (2^31 - 1 GPUs ran out of
+           memory) */
+        {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,2147483647,T4\n",
+         ":2: field 4 (gpu): expected an integer from 0 to 1024, found '2147483647'"},
+        {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1000000000000001,0,\n",
+         ":2: field 3 (memory_mib): expected an integer from 0 to 1000000000000000"},
         {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,8,a-very-long-model-name\n",
          ":2: field 5 (model): expected a text of 1 to 15 characters"},
         {"sn,cpu_milli,memory_mib,gpu,model\n,1000,1,8,T4\n",
@@ -948,6 +998,26 @@ static void test_alibaba_nodes(void)
     CU_ASSERT_EQUAL(nodes[1].gpus, 2);
     hsim_free(nodes);
     drop_file(&f);
+}
+
+/* hsim__field_int() reads every integer up to INT64_MAX (it refused those
+   from 9223372036854775800 on, one digit early) and no further. */
+static void test_field_int_limits(void)
+{
+    char max[] = "9223372036854775807", near[] = "9223372036854775800",
+         past[] = "9223372036854775808", low[] = "-9223372036854775807";
+    char *fields[] = {max, near, past, low};
+    hsim__row_t r = {.path = "x.csv", .line = 2, .index = 1, .n = 4, .f = fields};
+    char why[256];
+    int64_t v = 0;
+    CU_ASSERT_EQUAL(hsim__field_int(&r, 0, "a", 0, INT64_MAX, &v, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(v, INT64_MAX);
+    CU_ASSERT_EQUAL(hsim__field_int(&r, 1, "a", 0, INT64_MAX, &v, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(v, INT64_MAX - 7);
+    CU_ASSERT_NOT_EQUAL(hsim__field_int(&r, 2, "a", 0, INT64_MAX, &v, why, sizeof why), 0);
+    check_contains(why, "found '9223372036854775808'");
+    CU_ASSERT_EQUAL(hsim__field_int(&r, 3, "a", INT64_MIN + 1, 0, &v, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(v, INT64_MIN + 1);
 }
 
 /* ---- allocation failures ---- */
@@ -1022,6 +1092,8 @@ void hsim_test_register(void)
     s = hsim_test_suite("gpu_elasticflow");
     HSIM_TEST(s, test_elasticflow_first_jobs);
     HSIM_TEST(s, test_byte_order_mark);
+    HSIM_TEST(s, test_nul_byte);
+    HSIM_TEST(s, test_field_int_limits);
     HSIM_TEST(s, test_elasticflow_whole_files);
     HSIM_TEST(s, test_elasticflow_bad_rows);
     HSIM_TEST(s, test_elasticflow_layout);

@@ -16,6 +16,7 @@
  * procs = max(1, ceil(cpu_milli / 1000)).  Node capacities keep milli-cores.
  */
 #include "gpu_rows.h"
+#include "../sim/cluster.h" /* the limits of a node */
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,8 @@ static int pod_job(pod_state_t *st, const hsim__row_t *r, hsim_job_t *j, char *w
     int has_deleted = !is_none(r->f[fi(st, POD_DELETED)]);
     int has_scheduled = !is_none(r->f[fi(st, POD_SCHEDULED)]);
     if (hsim__field_int(r, fi(st, POD_CPU), "cpu_milli", 0, INT32_MAX, &cpu, why, size) ||
-        hsim__field_int(r, fi(st, POD_MEM), "memory_mib", 0, INT64_MAX, &mem, why, size) ||
+        hsim__field_int(r, fi(st, POD_MEM), "memory_mib", 0, HSIM_NODE_MEM_MAX_MB, &mem, why,
+                        size) ||
         hsim__field_int(r, fi(st, POD_GPUS), "num_gpu", 0, INT32_MAX, &gpus, why, size) ||
         hsim__field_int(r, fi(st, POD_MILLI), "gpu_milli", 0, 1000, &milli, why, size) ||
         pod_models(st, r, &j->gpu_models, why, size) ||
@@ -214,9 +216,9 @@ static int node_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
                          sizeof why) ||
         hsim__field_int(r, (size_t)c[NODE_CPU], "cpu_milli", 0, INT32_MAX, &cpu, why,
                         sizeof why) ||
-        hsim__field_int(r, (size_t)c[NODE_MEM], "memory_mib", 0, INT64_MAX, &mem, why,
+        hsim__field_int(r, (size_t)c[NODE_MEM], "memory_mib", 0, HSIM_NODE_MEM_MAX_MB, &mem, why,
                         sizeof why) ||
-        hsim__field_int(r, (size_t)c[NODE_GPUS], "gpu", 0, INT32_MAX, &gpus, why,
+        hsim__field_int(r, (size_t)c[NODE_GPUS], "gpu", 0, HSIM_NODE_DEVICES_MAX, &gpus, why,
                         sizeof why) ||
         (c[NODE_MODEL] >= 0 && !is_none(r->f[c[NODE_MODEL]]) &&
          hsim__field_text(r, (size_t)c[NODE_MODEL], "model", node.model, sizeof node.model,

@@ -149,6 +149,11 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
         for (const char *s = from, *end = chunk + got; s < end && !r.rc;) {
             const char *nl = line_end(s, end);
             size_t len = nl ? (size_t)(nl + 1 - s) : (size_t)(end - s);
+            if (memchr(s, '\0', len)) { /* a field would end at it unseen */
+                r.rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: a NUL byte: expected text (is the "
+                                 "file binary, or UTF-16?)", path, (long long)r.line);
+                break;
+            }
             feed(&r, &p, s, len, &at_line_start, &after_cr);
             s += len;
         }
@@ -221,10 +226,11 @@ int hsim__field_int(const hsim__row_t *r, size_t i, const char *name,
     int overflow = 0;
     const char *digits = s;
     for (; *s >= '0' && *s <= '9'; s++) {
-        if (v > (INT64_MAX - 9) / 10)
+        int d = *s - '0';
+        if (v > (INT64_MAX - d) / 10) /* INT64_MAX itself is read */
             overflow = 1;
         else
-            v = v * 10 + (*s - '0');
+            v = v * 10 + d;
     }
     if (s == digits || *s)
         return bad_field(r, i, name, why, size, "an integer");
