@@ -104,12 +104,25 @@ static void print_error(const char *msg)
     fputc('\n', stderr);
 }
 
+typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
+static void one_spelling(const char *dir, char *out, size_t size);
+
 /* hsim gen FILE.ini OUT.swf [OUT.csv] */
 static int gen(int argc, char **argv)
 {
     if (argc < 4 || argc > 5) {
         fprintf(stderr, "usage: hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n");
         return 2;
+    }
+    if (argc == 5) { /* the CSV would replace the SWF */
+        results_dir_t swf, csv;
+        one_spelling(argv[3], swf, sizeof swf);
+        one_spelling(argv[4], csv, sizeof csv);
+        if (!strcmp(swf, csv)) {
+            fprintf(stderr, "hsim gen: %s and %s are one file: expected two\n", argv[3],
+                    argv[4]);
+            return 2;
+        }
     }
     hsim_config_t *c = hsim_malloc(sizeof *c);
     if (!c)
@@ -138,8 +151,6 @@ static int gen(int argc, char **argv)
     hsim_free(c);
     return rc == 0 ? 0 : bad_input || rc == HSIM_EINPUT ? 2 : 1;
 }
-
-typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
 
 /* The folder 'dir' as one spelling, so that two spellings of it compare
    equal (results, ./results, /home/me/results, a link to it): the longest

@@ -307,6 +307,13 @@ run --quiet=yes good.ini
 check "a value for --quiet exits 2" test $rc -eq 2
 check "a value for --quiet: says so" has_err "option '--quiet' takes no value, found '--quiet=yes'"
 
+# hsim gen with one file named twice: the CSV would replace the SWF
+mkdir -p gen-twice
+run gen good.ini gen-twice/x.swf ./gen-twice//x.swf
+check "gen to one file twice exits 2" test $rc -eq 2
+check "gen to one file twice: the reason" has_err "are one file: expected two"
+check "gen to one file twice: nothing written" test -z "$(ls gen-twice)"
+
 # hsim gen into a pipe: the SWF alone on stdout, its report on stderr, and
 # /dev/stdout written through, never renamed over
 stdout_was=$(ls -l /dev/stdout)
