@@ -422,10 +422,12 @@ static int place_whole(const hsim_cluster_t *c, const hsim_request_t *r, const u
 }
 
 /* HSIM_SPREAD's second phase: one more unit to each chosen node in turn.
-   A node that cannot take the largest unit is dropped for good.
-   O(units + parts). */
-static int spread_round(const hsim_cluster_t *c, const units_t *u, const hsim_ask_t *unit,
-                        int32_t *done, hsim_alloc_t *a)
+   A node that cannot take the next unit (its own share of memory and
+   FPGAs, which may be less than the largest unit's: a node that gave the
+   job's one FPGA to its first unit takes the next, FPGA-less one) is
+   dropped for good.  O(units + parts x log units). */
+static int spread_round(const hsim_cluster_t *c, const units_t *u, int32_t *done,
+                        hsim_alloc_t *a)
 {
     int32_t *live = hsim_malloc(a->n * sizeof *live);
     if (!live)
@@ -437,11 +439,7 @@ static int spread_round(const hsim_cluster_t *c, const units_t *u, const hsim_as
         size_t kept = 0;
         for (size_t i = 0; i < n_live && *done < u->n; i++) {
             hsim_part_t *p = &a->parts[live[i]];
-            const hsim_node_t *nd = &c->nodes[p->node];
-            int mem_ok = c->types[nd->type].mem_mb == 0 ||
-                         nd->free_mem - p->mem_mb >= unit->mem_mb;
-            if (nd->free_cores - p->cores < unit->cores || nd->free_gpus - p->gpus < unit->gpus ||
-                !mem_ok || nd->free_fpgas - p->fpgas < unit->fpgas)
+            if (units_fit(c, p->node, p, u, *done, 1) < 1)
                 continue;
             units_add(c, p, u, *done, 1);
             (*done)++;
@@ -477,7 +475,7 @@ static int place_units(const hsim_cluster_t *c, const hsim_request_t *r, const u
         done += k;
     }
     if (done < u->n && spread == HSIM_SPREAD && a->n > 0)
-        return spread_round(c, u, &ask, &done, a);
+        return spread_round(c, u, &done, a);
     return done == u->n ? 0 : HSIM_NOFIT;
 }
 

@@ -83,8 +83,11 @@ typedef int32_t (*hsim_chooser_cb)(void *ctx, const hsim_cluster_t *c,
  *  - CPU jobs, nodes == 0: units of one core (procs < 1 counts as 1).
  *  In the two unit layouts memory and FPGAs follow the units: the first k
  *  units hold ceil(total * k / units), so the totals are exact; a node is
- *  asked for the largest unit, ceil(total / units), so a job with fewer
- *  FPGAs than units still needs a free FPGA on each node it uses.
+ *  chosen only if it holds the largest unit, ceil(total / units) (the ask
+ *  never shrinks within a walk), so a job with fewer FPGAs than units
+ *  still needs a free FPGA on each node it first takes a unit on;
+ *  HSIM_SPREAD's later rounds give a chosen node the next unit when it
+ *  holds that unit's own share.
  *  HSIM_PACK first looks for one node that takes the whole job, then lets
  *  each chosen node take as many units as it can (fewest nodes).
  *  HSIM_SPREAD gives one unit to each chosen node until the job is met or

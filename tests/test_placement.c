@@ -517,6 +517,23 @@ static void test_pack_spread(void)
     CU_ASSERT_EQUAL(run_policy("first-fit", &c, &r, HSIM_PACK, &a), 0);
     CU_ASSERT_EQUAL(a.n, 1);
     CU_ASSERT_EQUAL(a.parts[0].cores, 6);
+    hsim_cluster_free(&c);
+
+    /* spread's later rounds ask each node for the next unit's own share: 2
+       cores and 1 FPGA on one node of 4 cores and 1 FPGA, the FPGA with
+       the first unit, then the second, FPGA-less, unit there too (it was
+       asked for the largest unit's FPGA, and the job never placed), for
+       every placement */
+    hsim_node_type_t f[] = {ntype("f", 1, 4, 0, 0, NULL, 1)};
+    CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, f, 1), 0);
+    r = cpu_req(2);
+    r.fpgas = 1;
+    for (size_t k = 0; hsim_placements[k]; k++) {
+        CU_ASSERT_EQUAL(run_policy(hsim_placements[k]->name, &c, &r, HSIM_SPREAD, &a), 0);
+        CU_ASSERT_EQUAL_FATAL(a.n, 1);
+        CU_ASSERT_EQUAL(a.parts[0].cores, 2);
+        CU_ASSERT_EQUAL(a.parts[0].fpgas, 1);
+    }
     hsim_alloc_free(&a);
     hsim_cluster_free(&c);
 }

@@ -150,14 +150,22 @@ static int brute_first_fit(const hsim_cluster_t *c, const hsim_request_t *r,
             done++;
         hsim_alloc_add(a, &p);
     }
+    /* rounds of one unit each, its own share: a node that cannot take the
+       next unit is dropped for good */
+    int dropped[64] = {0};
+    HSIM_ASSERT(a->n <= 64);
     for (int progress = 1; spread == HSIM_SPREAD && progress && done < units;) {
         progress = 0;
-        for (size_t i = 0; i < a->n && done < units; i++)
-            if (fits_held(c, a->parts[i].node, &unit, &a->parts[i]) &&
-                add_unit(c, &a->parts[i], r, units, per, done)) {
+        for (size_t i = 0; i < a->n && done < units; i++) {
+            if (dropped[i])
+                continue;
+            if (add_unit(c, &a->parts[i], r, units, per, done)) {
                 done++;
                 progress = 1;
+            } else {
+                dropped[i] = 1;
             }
+        }
     }
     if (done < units)
         a->n = 0;
