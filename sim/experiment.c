@@ -438,13 +438,20 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         rc = run_policies(&x, o, e);
     if (rc == 0)
         rc = write_chart(&x, dir, x.n_done, e);
-    /* the first error is the one to report: a jobs.csv that filled the
-       disk, not the summary that found it full after it */
-    hsim_err_t later = {{0}};
-    int rc2 = hsim_report_close(&x.summary, rc ? &later : e);
-    int rc3 = hsim_report_close(&x.classes, rc || rc2 ? &later : e);
-    if (!rc)
-        rc = rc2 ? rc2 : rc3;
+    /* A failed run's summary and classes lack its later policies: an
+       earlier run's whole files stay.  Else the first error is the one to
+       report: a summary that filled the disk, not the classes that found
+       it full after it. */
+    if (rc) {
+        hsim_report_discard(&x.summary);
+        hsim_report_discard(&x.classes);
+    } else {
+        hsim_err_t later = {{0}};
+        rc = hsim_report_close(&x.summary, e);
+        int rc3 = hsim_report_close(&x.classes, rc ? &later : e);
+        if (!rc)
+            rc = rc3;
+    }
     hsim_free(x.fig);
     if (x.has_cluster)
         hsim_cluster_free(&x.cluster);

@@ -64,6 +64,16 @@ int hsim_report_close(hsim_report_t *r, hsim_err_t *e)
     return hsim_publish(r->part, r->path, rc, e);
 }
 
+void hsim_report_discard(hsim_report_t *r)
+{
+    if (!r->f)
+        return;
+    fclose(r->f);
+    r->f = NULL;
+    hsim_err_t ignored;
+    hsim_publish(r->part, r->path, HSIM_EIO, &ignored); /* removes the .part */
+}
+
 /* Appends the decimal digits of v to p; returns the new end.  printf is
    the bulk of writing a 447,794-row jobs.csv, so rows are built by hand. */
 static char *put_int(char *p, int64_t v)

@@ -27,6 +27,9 @@ int hsim_report_open(hsim_report_t *r, const char *path, const char *header, hsi
 /* Closes r (not open: nothing to do) and renames its file to r->path.  0,
    or HSIM_EIO when a write to it failed (the .part is removed). */
 int hsim_report_close(hsim_report_t *r, hsim_err_t *e);
+/* Closes r (not open: nothing to do) and removes its .part: a file of a
+   failed run, which must not replace a whole one of an earlier run. */
+void hsim_report_discard(hsim_report_t *r);
 /* jobs.csv: job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state */
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, hsim_err_t *e);

@@ -307,6 +307,20 @@ run --quiet=yes good.ini
 check "a value for --quiet exits 2" test $rc -eq 2
 check "a value for --quiet: says so" has_err "option '--quiet' takes no value, found '--quiet=yes'"
 
+# a run that fails half-way keeps the earlier run's whole summary.csv and
+# classes.csv (it replaced them with files of its first policies only)
+run -q good.ini
+cp "$work/out/small/summary.csv" "$work/out/small/classes.csv" .
+rm -r "$work/out/small/cons"
+echo x > "$work/out/small/cons"
+run -q good.ini
+check "a run failing at its last policy exits 1" test $rc -eq 1
+check "a failed run: summary.csv as before" cmp summary.csv "$work/out/small/summary.csv"
+check "a failed run: classes.csv as before" cmp classes.csv "$work/out/small/classes.csv"
+check "a failed run: no .part file is left" test -z "$(find "$work/out/small" -name '*.part')"
+rm "$work/out/small/cons" summary.csv classes.csv
+run -q good.ini
+
 # hsim gen with one file named twice: the CSV would replace the SWF
 mkdir -p gen-twice
 run gen good.ini gen-twice/x.swf ./gen-twice//x.swf
