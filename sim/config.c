@@ -184,6 +184,14 @@ static void open_section(parse_t *p, const char *line)
     const char *close = strchr(s, ']');
     if (!close)
         return; /* inih reports it */
+    const char *rest = close + 1; /* inih would drop it without a word */
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    if (*rest && *rest != ';') {
+        fail(p, "text after the section header: expected a line break or a ';' comment "
+                "after ']', found '%.40s'", rest);
+        return;
+    }
     size_t len = (size_t)(close - s);
     char name[128];
     if (len >= sizeof name)
@@ -247,20 +255,17 @@ static char *next_line(char *str, int num, void *stream)
     if (!*p->text)
         return NULL;
     size_t n = strcspn(p->text, "\n");
+    size_t len = n > 0 && p->text[n - 1] == '\r' ? n - 1 : n; /* CRLF: not the CR */
     size_t room = (size_t)num - 2; /* a line and its newline fill inih's buffer */
-    size_t take = n < room ? n : room;
+    size_t take = len < room ? len : room;
     memcpy(str, p->text, take);
     str[take] = '\0';
-    p->text += take;
+    p->text += n;
     if (*p->text == '\n')
         p->text++;
     p->line++;
-    if (*p->text && p->text[-1] != '\n') { /* the line did not fit */
-        p->text += strcspn(p->text, "\n");
-        if (*p->text)
-            p->text++;
+    if (len > room) /* the line did not fit */
         fail(p, "line longer than %d characters", num - 2);
-    }
     const char *start = str;
     if (p->line == 1)
         start += hsim_bom_len(start, strlen(start)); /* as inih does */

@@ -515,24 +515,44 @@ static int load_as_file(const char *text, hsim_err_t *e)
 }
 
 /* The longest line is the same from a file and from a string: 198
-   characters. */
+   characters, whether it ends in LF or CRLF (the CR counted once). */
 static void test_long_line(void)
 {
     char text[600];
-    for (int len = 198; len <= 199; len++) {
-        int n = snprintf(text, sizeof text, "%s;", VALID_HEAD);
-        for (int i = 1; i < len; i++)
-            text[n++] = 'x';
-        snprintf(text + n, sizeof text - (size_t)n, "\n[cluster]\nprocessors = 10\n");
-        hsim_err_t e;
-        int rc = parse(text, "exp/x.ini", &e);
-        if (len == 198) {
-            CU_ASSERT_EQUAL(rc, 0);
-        } else {
-            expect_error_at(text, 6, "line longer than 198 characters", NULL, NULL);
+    for (int crlf = 0; crlf <= 1; crlf++)
+        for (int len = 198; len <= 199; len++) {
+            int n = snprintf(text, sizeof text, "%s;", VALID_HEAD);
+            for (int i = 1; i < len; i++)
+                text[n++] = 'x';
+            snprintf(text + n, sizeof text - (size_t)n, "%s\n[cluster]\nprocessors = 10\n",
+                     crlf ? "\r" : "");
+            hsim_err_t e;
+            int rc = parse(text, "exp/x.ini", &e);
+            if (len == 198) {
+                CU_ASSERT_EQUAL(rc, 0);
+            } else {
+                expect_error_at(text, 6, "line longer than 198 characters", NULL, NULL);
+            }
+            CU_ASSERT_EQUAL(load_as_file(text, &e), len == 198 ? 0 : HSIM_EINPUT);
         }
-        CU_ASSERT_EQUAL(load_as_file(text, &e), len == 198 ? 0 : HSIM_EINPUT);
-    }
+}
+
+/* Text after a section header's ']' is an error (inih drops it: a key
+   written there was lost, "[policy a] backfill = easy" ran FCFS); blanks
+   and a ';' comment may follow. */
+static void test_text_after_section(void)
+{
+    expect_error_at(VALID_HEAD "[policy c] backfill = easy\n", 6, "text after the section header",
+                    "found 'backfill = easy'", NULL);
+    expect_error_at("[experiment] junk\n" VALID_HEAD, 1, "text after the section header", NULL,
+                    NULL);
+    expect_error_at(VALID_HEAD "[class a]b]\n", 6, "found 'b]'", NULL, NULL);
+    expect_error_at(VALID_HEAD "[policy c]\rqueue = sjf\n", 6, "text after the section header",
+                    NULL, NULL);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "[policy c]   ; a comment\nbackfill = easy\n"
+                                     "[policy d]\t\r\n", "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.n_policies, 3);
 }
 
 /* A UTF-8 byte order mark (Windows editors write one) is skipped, from a
@@ -621,6 +641,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_first_mistake_reported);
     HSIM_TEST(m, test_indented_line);
     HSIM_TEST(m, test_long_line);
+    HSIM_TEST(m, test_text_after_section);
     HSIM_TEST(m, test_byte_order_mark);
     HSIM_TEST(m, test_missing_path);
     HSIM_TEST(m, test_no_policy);
