@@ -854,6 +854,14 @@ static void workload_not_read(parse_t *p)
             fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
                              "[nodes NAME] sections or [cluster] alibaba_nodes", key);
     }
+    /* keys that every format reads, but that would change nothing here */
+    if ((p->seen_wl & 16u) && strcmp(c->format, "gavel") && !c->n_nodes && !c->alibaba_nodes[0])
+        fail_at(p, p->wl_lines[4], "[workload] throughputs gives GPU models' speeds, which "
+                                   "apply only on a cluster of nodes (or read a gavel trace): "
+                                   "expected [nodes NAME] sections or [cluster] alibaba_nodes");
+    if ((p->seen_wl & (16u << 10)) && !(c->gpu_share > 0))
+        fail_at(p, p->wl_lines[14], "[workload] gpus_per_job applies only to the jobs that "
+                                    "gpu_share makes GPU jobs: expected gpu_share above 0");
 }
 
 /* The same for [policy] keys: backfill_order is read only by a backfilling

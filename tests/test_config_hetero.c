@@ -630,6 +630,14 @@ static void test_whole_file_mistakes(void)
     /* [class] sections are read only on a cluster of nodes */
     expect_error_at("[workload]\npath = t.swf\n[cluster]\nprocessors = 64\n[class app1]\n"
                     "speed.gpu = 2\n[policy p]\n", 5, "[class app1]", "cluster of nodes", NULL);
+    /* keys that would change nothing: GPU speeds without nodes (a gavel
+       trace reads them), GPUs per job without GPU jobs */
+    expect_error_at("[workload]\npath = t.swf\nthroughputs = tp.csv\n[cluster]\n"
+                    "processors = 64\n[policy p]\n", 3, "throughputs", "cluster of nodes", NULL);
+    expect_error_at("[workload]\npath = t.swf\ngpus_per_job = 4\n" NODES "[policy p]\n", 3,
+                    "gpus_per_job", "gpu_share above 0", NULL);
+    expect_error_at("[workload]\npath = t.swf\ngpu_share = 0\ngpus_per_job = 4\n" NODES
+                    "[policy p]\n", 4, "gpus_per_job", NULL, NULL);
     /* lublin runs on processors: no nodes needed */
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\n[cluster]\nprocessors = 64\n"
