@@ -453,16 +453,17 @@ static int workload_more(parse_t *p, const char *key, const char *v)
             return fail(p, "jobs: expected an integer in 1..2147483647, found '%s'", v);
         return 1;
     case 3:
-        if (parse_double(v, &c->load) || c->load <= 0)
-            return fail(p, "load: expected a number > 0, found '%s'", v);
+        if (parse_double(v, &c->load) || !(c->load >= 1e-3 && c->load <= 1e3))
+            return fail(p, "load: expected a number in [0.001, 1000], found '%s'", v);
         return 1;
     case 4:
         if (parse_int(v, 0, INT32_MAX, &c->users))
             return fail(p, "users: expected an integer in 0..2147483647, found '%s'", v);
         return 1;
     case 5:
-        if (parse_double(v, &c->estimate_factor) || c->estimate_factor < 1)
-            return fail(p, "estimate_factor: expected a number >= 1, found '%s'", v);
+        if (parse_double(v, &c->estimate_factor) ||
+            !(c->estimate_factor >= 1 && c->estimate_factor <= 1e3))
+            return fail(p, "estimate_factor: expected a number in [1, 1000], found '%s'", v);
         return 1;
     case 6: case 7: case 8:
         if (parse_double(v, &x) || x < 0 || x > 1)
@@ -859,6 +860,17 @@ static void workload_not_read(parse_t *p)
         fail_at(p, p->wl_lines[4], "[workload] throughputs gives GPU models' speeds, which "
                                    "apply only on a cluster of nodes (or read a gavel trace): "
                                    "expected [nodes NAME] sections or [cluster] alibaba_nodes");
+    if ((p->seen_wl & (16u << 6 | 16u << 7 | 16u << 8)) && !strcmp(c->format, "mix")) {
+        double sum = c->share[0] + c->share[1] + c->share[2];
+        int last = 0; /* the line of the last share given */
+        for (int k = 10; k <= 12; k++)
+            if ((p->seen_wl & (1u << k)) && p->wl_lines[k] > last)
+                last = p->wl_lines[k];
+        if (fabs(sum - 1) > 1e-6)
+            fail_at(p, last, "[workload] scientific, dl and bigdata: expected shares summing to "
+                             "1, found %g + %g + %g = %g (a share not given keeps its default: "
+                             "0.5, 0.3, 0.2)", c->share[0], c->share[1], c->share[2], sum);
+    }
     if ((p->seen_wl & (16u << 10)) && !(c->gpu_share > 0))
         fail_at(p, p->wl_lines[14], "[workload] gpus_per_job applies only to the jobs that "
                                     "gpu_share makes GPU jobs: expected gpu_share above 0");

@@ -594,6 +594,20 @@ static void test_bad_workload_values(void)
                     "estimate_factor", NULL, NULL);
     expect_error_at("[workload]\nformat = mix\nscientific = 2\n[policy p]\n", 3, "scientific",
                     NULL, NULL);
+    /* the generators' own ranges, at the key's line in the INI's words (the
+       generator said "parameter 'estimate.factor'" with no line) */
+    expect_error_at("[workload]\nformat = lublin\nload = 5000\n[policy p]\n", 3,
+                    "load: expected a number in [0.001, 1000]", "'5000'", NULL);
+    expect_error_at("[workload]\nformat = lublin\nload = 0.0001\n[policy p]\n", 3, "load",
+                    NULL, NULL);
+    expect_error_at("[workload]\nformat = mix\nestimate_factor = 2000\n[policy p]\n", 3,
+                    "estimate_factor: expected a number in [1, 1000]", NULL, NULL);
+    /* shares that do not sum to 1: at the last one given */
+    expect_error_at("[workload]\nformat = mix\nscientific = 0.5\ndl = 0.3\nbigdata = 0.1\n"
+                    NODES "[policy p]\n", 5, "expected shares summing to 1", "= 0.9", NULL);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = mix\nscientific = 0.7\ndl = 0.3\nbigdata = 0\n"
+                          NODES "[policy p]\n", &e), 0);
     expect_error_at("[workload]\nformat = mix\nmax_job_cores = -4\n[policy p]\n", 3,
                     "max_job_cores", NULL, NULL);
     expect_error_at("[workload]\npath = t.swf\nskip_bad_rows = maybe\n[policy p]\n", 3,
