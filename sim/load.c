@@ -126,6 +126,8 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
             p.share[k] = c->share[k];
         rc = hsim_gen_mix(&p, c->seed, w, &ge);
     }
+    if (rc == HSIM_ENOMEM)
+        return rc; /* the caller says so */
     if (rc)
         return hsim_errf(e, rc, "%s: [workload] format %s: %s", c->path, c->format, ge.msg);
     return 0;

@@ -145,6 +145,8 @@ static int gen(int argc, char **argv)
     if (rc == 0) /* on stderr: OUT may be /dev/stdout, for a pipe */
         fprintf(stderr, "%s: %zu jobs (%zu rejected) -> %s%s%s\n", c->name, w.n_jobs,
                 w.n_rejected, argv[3], argc == 5 ? ", " : "", argc == 5 ? argv[4] : "");
+    else if (rc == HSIM_ENOMEM)
+        fprintf(stderr, "hsim: %s: out of memory\n", argv[2]);
     else
         print_error(e.msg);
     hsim_workload_free(&w);

@@ -321,6 +321,20 @@ check "a failed run: no .part file is left" test -z "$(find "$work/out/small" -n
 rm "$work/out/small/cons" summary.csv classes.csv
 run -q good.ini
 
+# a generator out of memory says so (it printed an empty reason); not
+# under AddressSanitizer, which needs more address space than the limit
+if ! nm -D "$hsim" 2>/dev/null | grep -q __asan_init && ! ldd "$hsim" | grep -q libasan; then
+  printf '[workload]\nformat = lublin\njobs = 2147483647\n[cluster]\nprocessors = 64\n[policy p]\n' \
+    > huge-gen.ini
+  run_limited() { (ulimit -v 1000000; "$hsim" "$@") > out.txt 2> err.txt; rc=$?; }
+  run_limited gen huge-gen.ini huge-gen.swf
+  check "gen out of memory exits 1" test $rc -eq 1
+  check "gen out of memory says so" has_err "hsim: huge-gen.ini: out of memory"
+  rm -f huge-gen.swf huge-gen.swf.part
+else
+  echo "skip a generator out of memory: AddressSanitizer"
+fi
+
 # hsim gen with one file named twice: the CSV would replace the SWF
 mkdir -p gen-twice
 run gen good.ini gen-twice/x.swf ./gen-twice//x.swf
