@@ -327,10 +327,13 @@ static int cli(int argc, char **argv)
         case ':': /* -j or --threads last, without its number */
             parse_threads(NULL, &opt.threads);
             return 2;
-        default: { /* '?': an unknown letter or name, or a value for an
-                      option that takes none (optopt is then its letter) */
+        default: { /* '?': an unknown letter (optopt), an unknown name (optopt
+                      0), or a value for a name that takes none (optopt its
+                      letter, one of ours).  Only a name is whole when it
+                      fails: a letter may be in a group ("-xq") that optind
+                      has not passed yet. */
             const char *a = argv[optind - 1];
-            if (strncmp(a, "--", 2))
+            if (optopt && !strchr("qjhV", optopt))
                 fprintf(stderr, "hsim: unknown option '-%c' (try hsim --help)\n", optopt);
             else if (optopt)
                 fprintf(stderr, "hsim: option '%.*s' takes no value, found '%s'\n",

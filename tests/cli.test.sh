@@ -303,6 +303,8 @@ check "-- before the file exits 0" test $rc -eq 0
 run -qx good.ini
 check "an unknown letter in a cluster exits 2" test $rc -eq 2
 check "an unknown letter in a cluster is named" has_err "unknown option '-x'"
+run --quiet -xq good.ini
+check "an unknown letter after a long option is named" has_err "unknown option '-x'"
 run --quiet=yes good.ini
 check "a value for --quiet exits 2" test $rc -eq 2
 check "a value for --quiet: says so" has_err "option '--quiet' takes no value, found '--quiet=yes'"
