@@ -443,6 +443,8 @@ static int workload_more(parse_t *p, const char *key, const char *v)
     double x;
     switch (k) {
     case 0:
+        c->throughputs_line = p->line;
+        c->throughputs_relative = v[0] != '/';
         return resolve_path(p, key, v, c->throughputs, sizeof c->throughputs);
     case 1:
         if (parse_bool(v, &c->skip_bad_rows))
@@ -548,6 +550,8 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
     if (!strcmp(key, "alibaba_nodes")) {
         if (!first_time(p, &p->seen_cl, 2, key))
             return 0;
+        p->c->alibaba_nodes_line = p->line;
+        p->c->alibaba_nodes_relative = v[0] != '/';
         return resolve_path(p, key, v, p->c->alibaba_nodes, sizeof p->c->alibaba_nodes);
     }
     if (!strcmp(key, "processors")) {

@@ -73,6 +73,8 @@ typedef struct hsim_config {
     hsim_clean_preset_t clean;       /* [workload] clean (default standard) */
     uint64_t max_jobs;               /* [workload] max_jobs (0 = all) */
     char throughputs[HSIM_PATH_MAX]; /* [workload] throughputs (gavel), resolved */
+    int throughputs_line;            /* where it was given... */
+    int throughputs_relative;        /* ...and whether relative, for messages */
     int skip_bad_rows;               /* [workload] skip_bad_rows (GPU traces) */
     uint64_t jobs;                   /* [workload] jobs (generators, default 10000) */
     double load;                     /* [workload] load (generators, default 0.8) */
@@ -88,6 +90,8 @@ typedef struct hsim_config {
     int32_t processors;              /* [cluster] processors (0 = header) */
     char alibaba_nodes[HSIM_PATH_MAX]; /* [cluster] alibaba_nodes: node types
                                         from the Alibaba 2023 node list, resolved */
+    int alibaba_nodes_line;          /* where it was given... */
+    int alibaba_nodes_relative;      /* ...and whether relative, for messages */
     hsim_policy_config_t policies[HSIM_MAX_POLICIES];
     size_t n_policies;
     hsim_nodes_config_t nodes[HSIM_MAX_NODE_TYPES]; /* [nodes NAME], in order */

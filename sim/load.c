@@ -36,8 +36,9 @@ static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
         else {
             hsim_swf_trace_free(&t);
             return hsim_errf(e, HSIM_EINPUT,
-                             "%s: %s gives no machine size (no MaxProcs or MaxNodes "
-                             "header above 0): set [cluster] processors", c->path, c->trace);
+                             "%s:%d: trace '%s' gives no machine size (no MaxProcs or MaxNodes "
+                             "header above 0): set [cluster] processors", c->path,
+                             c->trace_line, c->trace);
         }
     }
     rc = hsim_swf_clean(&t, c->clean, *capacity, w);
@@ -192,34 +193,40 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
 }
 
 /* An input file that cannot be opened or read ("<file>: cannot open: ...",
-   a folder, say) is bad input, and its message names the experiment too:
-   the trace by the line of its path key, another file (Gavel's
-   throughputs) by the INI's name.  A read error at a line of the file
-   (a gzip stream cut short) names that line, as a malformed line does.
-   Returns HSIM_EINPUT. */
+   a folder, say) is bad input, and its message names the INI's line that
+   names the file: the trace, the throughputs or the node list.  A read
+   error at a line of the file (a gzip stream cut short) names that line,
+   as a malformed line does, and the experiment.  Returns HSIM_EINPUT. */
 static int unreadable(const hsim_config_t *c, hsim_err_t *e)
 {
     static const char *const verbs[] = {"open", "read"};
     if (!e)
         return HSIM_EINPUT;
+    const struct {
+        const char *path, *what;
+        int line, relative;
+    } files[] = {
+        {c->trace, "trace", c->trace_line, c->trace_relative},
+        {c->throughputs, "throughputs", c->throughputs_line, c->throughputs_relative},
+        {c->alibaba_nodes, "node list", c->alibaba_nodes_line, c->alibaba_nodes_relative},
+    };
     const hsim_err_t was = *e;
-    size_t n = strlen(c->trace);
-    for (size_t i = 0; i < 2; i++) {
-        char head[32];
-        int len = snprintf(head, sizeof head, ": cannot %s: ", verbs[i]);
-        if (!strncmp(was.msg, c->trace, n) && !strncmp(was.msg + n, head, (size_t)len)) {
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        size_t n = strlen(files[f].path);
+        for (size_t i = 0; n && i < 2; i++) {
+            char head[32];
+            int len = snprintf(head, sizeof head, ": cannot %s: ", verbs[i]);
+            if (strncmp(was.msg, files[f].path, n) || strncmp(was.msg + n, head, (size_t)len))
+                continue;
             const char *why = was.msg + n + (size_t)len;
             /* an INI copied elsewhere: its relative paths moved with it */
-            int moved = c->trace_relative && !strcmp(why, strerror(ENOENT));
-            return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s trace '%s': %s%s", c->path,
-                             c->trace_line, verbs[i], c->trace, why,
+            int moved = files[f].relative && !strcmp(why, strerror(ENOENT));
+            return hsim_errf(e, HSIM_EINPUT, "%s:%d: cannot %s %s '%s': %s%s", c->path,
+                             files[f].line, verbs[i], files[f].what, files[f].path, why,
                              moved ? " (a relative path starts at the INI file's folder)" : "");
         }
-        if (strstr(was.msg, head)) {
-            hsim_experiment_name(e, c->path);
-            return HSIM_EINPUT;
-        }
     }
+    hsim_experiment_name(e, c->path);
     return HSIM_EINPUT;
 }
 

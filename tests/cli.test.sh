@@ -418,8 +418,8 @@ gpu_model = v100
 EOF
 run -q missing-throughputs.ini
 check "missing throughputs exits 2" test $rc -eq 2
-check "missing throughputs: the INI, the file and the reason" \
-  has_err "missing-throughputs.ini: ./no-such-throughputs.csv: cannot open: No such file or directory"
+check "missing throughputs: the INI's line, the file and the reason" \
+  has_err "missing-throughputs.ini:4: cannot open throughputs './no-such-throughputs.csv': No such file or directory"
 
 cat >malformed.swf <<'EOF'
 ; MaxProcs: 16
@@ -466,12 +466,12 @@ check "good then missing inputs: the missing trace named" \
 check "good then missing inputs: the folder named" \
   has_err "folder-trace.ini:4: cannot read trace './a-folder.swf': Is a directory"
 check "good then missing inputs: the missing throughputs named" \
-  has_err "missing-throughputs.ini: ./no-such-throughputs.csv: cannot open: No such file or directory"
+  has_err "missing-throughputs.ini:4: cannot open throughputs './no-such-throughputs.csv'"
 printf '[workload]\nformat = alibaba\npath = small.swf\n[cluster]\nalibaba_nodes = no-nodes.csv\n[policy a]\n' >no-nodes.ini
 run -q no-nodes.ini
 check "a missing Alibaba node list exits 2" test $rc -eq 2
-check "a missing Alibaba node list: the INI, the file and the reason" \
-  has_err "no-nodes.ini: ./no-nodes.csv: cannot open: No such file or directory"
+check "a missing Alibaba node list: the INI's line, the file and the reason" \
+  has_err "no-nodes.ini:5: cannot open node list './no-nodes.csv': No such file or directory"
 # a named pipe is not opened to check it (its writer would see a reader
 # come and go): it is read once, by the run
 mkfifo fifo.swf

@@ -95,7 +95,9 @@ static void test_capacity_from_headers(void)
     CU_ASSERT_EQUAL(capacity_of("; MaxProcs: 32\n; MaxNodes: 8\n", 100, &e), 100);
     CU_ASSERT_EQUAL(capacity_of("; Computer: no size\n", 48, &e), 48);
     CU_ASSERT_EQUAL(capacity_of("; Computer: no size\n", 0, &e), -1);
-    if (!hsim_test_message_ok(e.msg, ini, "gives no machine size (no MaxProcs or MaxNodes "
+    char at_line[HSIM_PATH_MAX + 8]; /* the INI's line of the trace */
+    snprintf(at_line, sizeof at_line, "%s:2: trace ", ini);
+    if (!hsim_test_message_ok(e.msg, at_line, "gives no machine size (no MaxProcs or MaxNodes "
                               "header above 0)", "set [cluster] processors", NULL))
         CU_FAIL("error message");
     /* 0 and -1 are no size either */
