@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -162,7 +164,35 @@ static int gen(int argc, char **argv)
    not exist yet, hsim_mkdirs() makes as folders, not links, so 'new/..'
    is where 'new' was made.  dir itself on any failure, as text is then
    all there is to compare. */
+static void spelling_at(const char *dir, char *out, size_t size, int links);
+
 static void one_spelling(const char *dir, char *out, size_t size)
+{
+    spelling_at(dir, out, size, 0);
+}
+
+/* A link that points at nothing (yet) is where hsim_mkdirs() makes its
+   target: dir as the link's target (relative to the link's folder), then
+   the rest, into out; 0, or -1 when head is no such link. */
+static int through_dangling_link(const char *head, const char *rest, char *out, size_t size,
+                                 int links)
+{
+    struct stat st;
+    char target[sizeof(results_dir_t)], next[2 * sizeof(results_dir_t)];
+    if (links >= 8 || lstat(head, &st) || !S_ISLNK(st.st_mode))
+        return -1;
+    ssize_t n = readlink(head, target, sizeof target - 1);
+    if (n <= 0)
+        return -1;
+    target[n] = '\0';
+    const char *slash = strrchr(head, '/');
+    int parent = target[0] == '/' || !slash ? 0 : (int)(slash - head + 1);
+    snprintf(next, sizeof next, "%.*s%s%s", parent, head, target, rest);
+    spelling_at(next, out, size, links + 1);
+    return 0;
+}
+
+static void spelling_at(const char *dir, char *out, size_t size, int links)
 {
     char head[sizeof(results_dir_t)];
     size_t len = hsim_strlcpy(head, dir, sizeof head);
@@ -173,6 +203,8 @@ static void one_spelling(const char *dir, char *out, size_t size)
     char *real;
     size_t cut = len; /* head[0..cut) is tried, dir + cut is the rest */
     while (!(real = realpath(cut ? head : ".", NULL)) && cut > 0 && !(cut == 1 && *dir == '/')) {
+        if (through_dangling_link(head, dir + cut, out, size, links) == 0)
+            return;
         while (cut > 0 && dir[cut - 1] != '/')
             cut--; /* drop the last name, and the slashes before it */
         while (cut > 1 && dir[cut - 1] == '/')

@@ -505,12 +505,17 @@ run -q good.ini good.ini
 check "one INI twice: exits 2" test $rc -eq 2
 # other spellings of one folder: relative, with '.' and '//', through a
 # link, and below a folder that does not exist yet
-mkdir -p "$work/spell/real"
+# and through links that point at a folder not made yet (one relative to
+# a subfolder)
+mkdir -p "$work/spell/real" "$work/spell/sub"
 ln -s real "$work/spell/link"
+ln -s later "$work/spell/dangling"
+ln -s ../later2 "$work/spell/sub/rel"
 cd "$work/spell"
 for pair in "real ./real" "real $work/spell/real" "real link" "real .//real/." \
   "real/new real/./new" "$work/spell/gone/new gone//new" "link/new $work/spell/real/new" \
-  "new gone/../new" "real/new link/x/../new"; do
+  "new gone/../new" "real/new link/x/../new" "later dangling" "dangling/x later/x" \
+  "later2 sub/rel"; do
   read -r a b <<<"$pair"
   sed -e "s#^output = .*#output = $a#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >a.ini
   sed -e "s#^output = .*#output = $b#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >b.ini
@@ -518,7 +523,7 @@ for pair in "real ./real" "real $work/spell/real" "real link" "real .//real/." \
   check "one results folder, output = $a and $b: exits 2" test $rc -eq 2
   check "one results folder, output = $a and $b: says so" has_err "b.ini: its results would go to $b/small, as those of a.ini do"
   check "one results folder, output = $a and $b: nothing ran" \
-    test ! -e real/small -a ! -e real/new -a ! -e gone -a ! -e new
+    test ! -e real/small -a ! -e real/new -a ! -e gone -a ! -e new -a ! -e later -a ! -e later2
 done
 sed -i "s#^output = .*#output = real/new#" a.ini
 sed -i "s#^output = .*#output = real/../new#" b.ini
