@@ -787,8 +787,12 @@ static void set_defaults(hsim_config_t *c, const char *path)
     if (slash && slash == path)
         snprintf(c->dir, sizeof c->dir, "/");
     const char *base = slash ? slash + 1 : path;
-    size_t len = strcspn(base, ".");
-    snprintf(c->name, sizeof c->name, "%.*s", (int)(len < HSIM_NAME_MAX - 1 ? len : HSIM_NAME_MAX - 1), base);
+    const char *dot = strrchr(base, '.'); /* the name is the file's, less its
+                                             extension: sweep.1.ini is sweep.1 */
+    size_t len = dot ? (size_t)(dot - base) : strlen(base);
+    if (len > HSIM_NAME_MAX - 1)
+        len = HSIM_NAME_MAX - 1;
+    snprintf(c->name, sizeof c->name, "%.*s", (int)len, base);
     if (!valid_name(c->name))
         snprintf(c->name, sizeof c->name, "experiment");
     snprintf(c->output, sizeof c->output, "results");

@@ -118,6 +118,13 @@ static void test_defaults(void)
     hsim_err_t e;
     CU_ASSERT_EQUAL_FATAL(parse(text, "dir/sub/my-exp.ini", &e), 0);
     CU_ASSERT_STRING_EQUAL(cfg.name, "my-exp"); /* the file's stem */
+    /* less its last extension only: two runs of a sweep are two names (both
+       were "sweep", and one results folder) */
+    CU_ASSERT_EQUAL_FATAL(parse(text, "dir/sweep.1.ini", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.name, "sweep.1");
+    CU_ASSERT_EQUAL_FATAL(parse(text, "noext", &e), 0);
+    CU_ASSERT_STRING_EQUAL(cfg.name, "noext");
+    CU_ASSERT_EQUAL_FATAL(parse(text, "dir/sub/my-exp.ini", &e), 0);
     CU_ASSERT_STRING_EQUAL(cfg.output, "results");
     CU_ASSERT_EQUAL(cfg.seed, 1);
     CU_ASSERT_STRING_EQUAL(cfg.format, "swf");
