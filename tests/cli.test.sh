@@ -325,7 +325,8 @@ run -q good.ini
 
 # a generator out of memory says so (it printed an empty reason); not
 # under AddressSanitizer, which needs more address space than the limit
-if ! nm -D "$hsim" 2>/dev/null | grep -q __asan_init && ! ldd "$hsim" | grep -q libasan; then
+case "$(ldd "$hsim" 2>/dev/null)" in *libasan*) asan=1 ;; *) asan=0 ;; esac # no pipe
+if ((asan == 0)); then                                  # into grep -q: pipefail
   printf '[workload]\nformat = lublin\njobs = 2147483647\n[cluster]\nprocessors = 64\n[policy p]\n' \
     > huge-gen.ini
   run_limited() { (ulimit -v 1000000; "$hsim" "$@") > out.txt 2> err.txt; rc=$?; }
