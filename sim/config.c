@@ -863,7 +863,8 @@ static void workload_not_read(parse_t *p)
             fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
                              "[nodes NAME] sections or [cluster] alibaba_nodes", key);
     }
-    /* keys that every format reads, but that would change nothing here */
+    /* keys that every format reads, but that would change nothing here
+       (workload_more()'s key k has the bit 16u << k, its line at k + 4) */
     if ((p->seen_wl & 16u) && strcmp(c->format, "gavel") && !c->n_nodes && !c->alibaba_nodes[0])
         fail_at(p, p->wl_lines[4], "[workload] throughputs gives GPU models' speeds, which "
                                    "apply only on a cluster of nodes (or read a gavel trace): "
@@ -871,9 +872,9 @@ static void workload_not_read(parse_t *p)
     if ((p->seen_wl & (16u << 6 | 16u << 7 | 16u << 8)) && !strcmp(c->format, "mix")) {
         double sum = c->share[0] + c->share[1] + c->share[2];
         int last = 0; /* the line of the last share given */
-        for (int k = 10; k <= 12; k++)
-            if ((p->seen_wl & (1u << k)) && p->wl_lines[k] > last)
-                last = p->wl_lines[k];
+        for (int k = 6; k <= 8; k++)
+            if ((p->seen_wl & (16u << k)) && p->wl_lines[k + 4] > last)
+                last = p->wl_lines[k + 4];
         if (fabs(sum - 1) > 1e-6)
             fail_at(p, last, "[workload] scientific, dl and bigdata: expected shares summing to "
                              "1, found %g + %g + %g = %g (a share not given keeps its default: "
