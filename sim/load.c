@@ -146,10 +146,8 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
 {
     gsl_rng *rng = NULL;
     if (c->gpu_share > 0 || c->fpga_share > 0) {
-        rng = gsl_rng_alloc(gsl_rng_mt19937);
-        if (!rng)
+        if (hsim_synth_stream(&rng, c->seed, 4)) /* the "accelerators" stream */
             return HSIM_ENOMEM;
-        gsl_rng_set(rng, (unsigned long)(c->seed * 2654435761u + 17)); /* "accelerators" stream */
     }
     for (size_t i = 0; i < w->n_jobs; i++) {
         hsim_job_t *j = &w->jobs[i];

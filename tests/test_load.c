@@ -195,7 +195,7 @@ static void test_class_limit(void)
 
 /* Loads 'jobs' one-processor jobs (every fifth of 8 processors) with the
    given seed and [workload] lines; 0 or the load's code. */
-static int load_shares(int jobs, int seed, const char *keys, hsim_workload_t *w)
+static int load_shares(int jobs, unsigned long long seed, const char *keys, hsim_workload_t *w)
 {
     size_t size = 64 + (size_t)jobs * 64;
     char *text = malloc(size), line[128];
@@ -209,7 +209,7 @@ static int load_shares(int jobs, int seed, const char *keys, hsim_workload_t *w)
     free(text);
     char ini_text[512];
     snprintf(ini_text, sizeof ini_text,
-             "[experiment]\nseed = %d\n[workload]\npath = t.swf\n%s" ON_NODES, seed, keys);
+             "[experiment]\nseed = %llu\n[workload]\npath = t.swf\n%s" ON_NODES, seed, keys);
     int32_t capacity;
     hsim_err_t e;
     return load(ini_text, w, &capacity, &e);
@@ -252,10 +252,11 @@ static void test_every_job_on_fpgas(void)
 static void test_shares_follow_the_seed(void)
 {
     enum { N = 2000 };
-    static char kind[3][N]; /* by run: 'g', 'f' or '-' for each job */
-    for (int run = 0; run < 3; run++) {
-        hsim_workload_t w; /* seeds 1, 1 and 2 */
-        int rc = load_shares(N, run < 2 ? 1 : 2, "gpu_share = 0.5\nfpga_share = 0.5\n", &w);
+    static char kind[4][N]; /* by run: 'g', 'f' or '-' for each job */
+    static const unsigned long long seeds[4] = {1, 1, 2, 4294967297ull}; /* 1 + 2^32 */
+    for (int run = 0; run < 4; run++) {
+        hsim_workload_t w;
+        int rc = load_shares(N, seeds[run], "gpu_share = 0.5\nfpga_share = 0.5\n", &w);
         CU_ASSERT_EQUAL_FATAL(rc, 0);
         CU_ASSERT_EQUAL_FATAL(w.n_jobs, N);
         int gpus = 0, fpgas = 0, both = 0;
@@ -274,6 +275,8 @@ static void test_shares_follow_the_seed(void)
     }
     CU_ASSERT(memcmp(kind[0], kind[1], N) == 0);
     CU_ASSERT(memcmp(kind[0], kind[2], N) != 0);
+    /* every bit of the seed counts (only the low 32 did: 1 + 2^32 drew as 1) */
+    CU_ASSERT(memcmp(kind[0], kind[3], N) != 0);
 }
 
 /* ---- a generator's bounds, as the INI's mistakes ---- */

@@ -41,6 +41,11 @@ int hsim__synth_rngs_alloc(gsl_rng **r, size_t n, uint64_t seed, uint64_t tag)
     return 0;
 }
 
+int hsim_synth_stream(gsl_rng **r, uint64_t seed, uint64_t tag)
+{
+    return hsim__synth_rngs_alloc(r, 1, seed, tag);
+}
+
 void hsim__synth_rngs_free(gsl_rng **r, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

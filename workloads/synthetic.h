@@ -39,6 +39,8 @@
 
 #include "workload.h"
 
+#include <gsl/gsl_rng.h>
+
 /*
  * How a generated job's estimate (requested time) follows from its runtime.
  * Generated runtimes are exact, so the estimate is the only source of error a
@@ -261,5 +263,11 @@ void hsim_mix_defaults(hsim_mix_params_t *p);
  */
 int hsim_gen_mix(const hsim_mix_params_t *p, uint64_t seed, hsim_workload_t *w,
                  hsim_err_t *e);
+
+/* One mt19937 stream seeded from (seed, tag) as the generators' streams are
+   (through splitmix64): seeds that differ in any bit give different
+   streams, and tags 1..3 are the generators'.  0 or HSIM_ENOMEM; the
+   caller frees *r with gsl_rng_free(). */
+int hsim_synth_stream(gsl_rng **r, uint64_t seed, uint64_t tag);
 
 #endif
