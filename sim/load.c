@@ -46,32 +46,19 @@ static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
     return rc;
 }
 
-/* Totals of the [nodes] sections. */
-static void totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus)
+/* The cores and GPUs of c's cluster, over its node types as the spec has
+   them.  0, HSIM_EINPUT or HSIM_ENOMEM. */
+static int cluster_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus, hsim_err_t *e)
 {
+    hsim_node_type_t types[HSIM_MAX_NODE_TYPES];
+    size_t nt = 0;
+    int rc = hsim_spec_types(c, types, &nt, e);
     *cores = *gpus = 0;
-    for (size_t i = 0; i < c->n_nodes; i++) {
-        *cores += (int64_t)c->nodes[i].type.count * c->nodes[i].type.cores;
-        *gpus += (int64_t)c->nodes[i].type.count * c->nodes[i].type.gpus;
+    for (size_t i = 0; rc == 0 && i < nt; i++) {
+        *cores += (int64_t)types[i].count * types[i].cores;
+        *gpus += (int64_t)types[i].count * types[i].gpus;
     }
-}
-
-/* The same for a cluster from Alibaba's node list, which only the spec
-   reads otherwise: a generator sizes its jobs by the cluster.  Cores as
-   the spec gives them.  0, HSIM_EINPUT or HSIM_ENOMEM. */
-static int alibaba_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus, hsim_err_t *e)
-{
-    hsim_alibaba_node_t *nodes = NULL;
-    size_t n = 0;
-    int rc = hsim_spec_read_node_list(c, &nodes, &n, e);
-    if (rc)
-        return rc;
-    for (size_t i = 0; i < n; i++) {
-        *cores += hsim_spec_node_cores(&nodes[i]);
-        *gpus += nodes[i].gpus;
-    }
-    hsim_free(nodes);
-    return 0;
+    return rc;
 }
 
 static int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : (int32_t)x; }
@@ -96,7 +83,7 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
         hsim_lublin_params_t p;
         hsim_lublin_defaults(&p);
         p.n_jobs = n;
-        p.machine_procs = machine > 0 ? machine : clamp32(cores);
+        p.machine_procs = machine;
         p.load = c->load;
         p.n_users = c->users;
         p.estimate = est;
@@ -288,16 +275,10 @@ int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
                          int32_t *capacity, hsim_err_t *e)
 {
     hsim_workload_init(w);
-    int64_t cores, gpus;
-    totals(c, &cores, &gpus);
-    int rc = 0;
-    /* SWF jobs and generated ones are sized by the machine; the GPU
-       traces' jobs are as their trace has them */
-    int sized = strcmp(c->format, "gavel") && strcmp(c->format, "elasticflow") &&
-                strcmp(c->format, "alibaba");
-    if (sized && c->alibaba_nodes[0])
-        rc = alibaba_totals(c, &cores, &gpus, e);
-    int32_t machine = c->n_nodes || c->alibaba_nodes[0] ? clamp32(cores) : c->processors;
+    int64_t cores = 0, gpus = 0;
+    int nodes = c->n_nodes || c->alibaba_nodes[0];
+    int rc = nodes ? cluster_totals(c, &cores, &gpus, e) : 0;
+    int32_t machine = nodes ? clamp32(cores) : c->processors;
     *capacity = machine;
     if (rc == 0)
         rc = read_jobs(c, w, machine, cores, gpus, capacity, e);

@@ -37,8 +37,11 @@ static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_s
     return 0;
 }
 
-int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes, size_t *n,
-                             hsim_err_t *e)
+/* Reads c's Alibaba node list ([cluster] alibaba_nodes) into *nodes (the
+   caller frees it with hsim_free()): a file that cannot be read is bad
+   input, named with the INI.  0, HSIM_EINPUT or HSIM_ENOMEM. */
+static int read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes, size_t *n,
+                          hsim_err_t *e)
 {
     int rc = hsim_alibaba_nodes_read(c->alibaba_nodes, nodes, n, e);
     if (rc == HSIM_EIO)
@@ -46,7 +49,9 @@ int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes
     return rc == HSIM_EIO ? HSIM_EINPUT : rc;
 }
 
-int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a)
+/* A listed node's cores, as its node type gets them: milli-cores rounded
+   down, at least 1. */
+static int32_t node_cores(const hsim_alibaba_node_t *a)
 {
     int32_t cores = a->cpu_milli / 1000;
     return cores > 0 ? cores : 1;
@@ -54,27 +59,28 @@ int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a)
 
 /*
  * Node types from the Alibaba 2023 node list, after the [nodes] types: nodes
- * of one shape (cores as hsim_spec_node_cores() makes them, memory, GPUs,
+ * of one shape (cores as node_cores() makes them, memory, GPUs,
  * and their model) make one type, named after it, e.g. "G2-8gpu-96c-384G"
  * (memory in MiB when it is not whole GiB), in the order the shapes first
  * appear.
  */
-static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsim_err_t *e)
+static int alibaba_types(const hsim_config_t *c, hsim_node_type_t *types, size_t *nt,
+                         hsim_err_t *e)
 {
     hsim_alibaba_node_t *nodes = NULL;
     size_t n = 0;
-    int rc = hsim_spec_read_node_list(c, &nodes, &n, e);
+    int rc = read_node_list(c, &nodes, &n, e);
     if (rc)
         return rc;
     size_t listed = *nt; /* the first type of the list's */
     for (size_t i = 0; i < n && rc == 0; i++) {
         const hsim_alibaba_node_t *a = &nodes[i];
-        int32_t cores = hsim_spec_node_cores(a);
+        int32_t cores = node_cores(a);
         const char *model = a->gpus ? a->model : ""; /* a node without GPUs has no model */
         size_t t = listed;
-        while (t < *nt && !(s->types[t].cores == cores && s->types[t].mem_mb == a->memory_mib &&
-                            s->types[t].gpus == a->gpus &&
-                            !strcmp(s->types[t].gpu_model, model)))
+        while (t < *nt && !(types[t].cores == cores && types[t].mem_mb == a->memory_mib &&
+                            types[t].gpus == a->gpus &&
+                            !strcmp(types[t].gpu_model, model)))
             t++;
         if (t == *nt) {
             if (t == HSIM_MAX_NODE_TYPES) {
@@ -82,7 +88,7 @@ static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsi
                                HSIM_MAX_NODE_TYPES);
                 break;
             }
-            hsim_node_type_t *ty = &s->types[t];
+            hsim_node_type_t *ty = &types[t];
             memset(ty, 0, sizeof *ty);
             int gib = a->memory_mib % 1024 == 0;
             snprintf(ty->name, sizeof ty->name, "%s-%dgpu-%dc-%lld%s", a->gpus ? model : "cpu",
@@ -95,21 +101,28 @@ static int alibaba_types(const hsim_config_t *c, hsim_spec_t *s, size_t *nt, hsi
             ty->speed = 1.0;
             (*nt)++;
         }
-        s->types[t].count++;
+        types[t].count++;
     }
     hsim_free(nodes);
     return rc;
+}
+
+int hsim_spec_types(const hsim_config_t *c, hsim_node_type_t *types, size_t *nt,
+                    hsim_err_t *e)
+{
+    *nt = c->n_nodes;
+    for (size_t i = 0; i < *nt; i++)
+        types[i] = c->nodes[i].type;
+    return c->alibaba_nodes[0] ? alibaba_types(c, types, nt, e) : 0;
 }
 
 int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_t *s,
                     hsim_err_t *e)
 {
     memset(s, 0, sizeof *s);
-    size_t nt = c->n_nodes;
-    for (size_t i = 0; i < nt; i++)
-        s->types[i] = c->nodes[i].type;
-    int rc;
-    if (c->alibaba_nodes[0] && (rc = alibaba_types(c, s, &nt, e)))
+    size_t nt;
+    int rc = hsim_spec_types(c, s->types, &nt, e);
+    if (rc)
         return rc;
     size_t nc = w->n_classes;
     s->class_speed = hsim_calloc(nc ? nc * nt : 1, sizeof *s->class_speed);

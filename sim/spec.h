@@ -24,14 +24,13 @@ int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_
                     hsim_err_t *e);
 void hsim_spec_free(hsim_spec_t *s);
 
-/* Reads c's Alibaba node list ([cluster] alibaba_nodes) into *nodes (the
-   caller frees it with hsim_free()): a file that cannot be read is bad
-   input, named with the INI.  0, HSIM_EINPUT or HSIM_ENOMEM. */
-int hsim_spec_read_node_list(const hsim_config_t *c, hsim_alibaba_node_t **nodes, size_t *n,
-                             hsim_err_t *e);
-/* A listed node's cores, as its node type gets them: milli-cores rounded
-   down, at least 1. */
-int32_t hsim_spec_node_cores(const hsim_alibaba_node_t *a);
+/* c's node types, the first part of hsim_spec_build(): the [nodes]
+   sections, then one type per shape of the Alibaba node list ([cluster]
+   alibaba_nodes), into types[] (HSIM_MAX_NODE_TYPES entries); *nt gets how
+   many.  0, HSIM_EINPUT (the node list: e says why, named with the INI) or
+   HSIM_ENOMEM. */
+int hsim_spec_types(const hsim_config_t *c, hsim_node_type_t *types, size_t *nt,
+                    hsim_err_t *e);
 
 /* Moves every job that no node type could ever hold (on the empty
    cluster, by first-fit) from w->jobs to w->rejected, with the reason;

@@ -452,6 +452,7 @@ spec=$shared/traces/gpu/alibaba-2023/openb_pod_list_gpuspec33.csv.gz
 sed "s#^path = .*#path = $spec#" alibaba.ini >alibaba-spec.ini
 run gen alibaba-spec.ini gen-ali.swf gen-ali.csv
 check "alibaba gen: exits 0" test $rc -eq 0
+check "alibaba gen: MaxProcs is the node list's cores" grep -qx '; MaxProcs: 125514' gen-ali.swf
 check "alibaba gen: the CSV has gpu_models last" \
   header_is gen-ali.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
 check "alibaba gen: each job's gpu_models is its pod's gpu_spec" \
