@@ -320,12 +320,6 @@ size_t hsim_bom_len(const char *s, size_t len)
     return len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
-const char *hsim_without_path(const char *msg, const char *path)
-{
-    size_t n = strlen(path);
-    return !strncmp(msg, path, n) && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
-}
-
 /* The .part files being written, for a signal handler to remove: a slot's
    path is written before its flag is set (release), and the handler reads
    the flag first (acquire), so it never reads a path half written.  A few

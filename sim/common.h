@@ -160,9 +160,4 @@ void hsim_part_remove_on_signals(void);
    until its hsim_publish().  For tests. */
 int hsim_part_pending(void);
 
-/* msg without a leading "<path>: ", when it has one: zlib's gzerror()
-   names the file itself, and hsim's messages name it once, before the
-   line number. */
-const char *hsim_without_path(const char *msg, const char *path);
-
 #endif

@@ -220,9 +220,12 @@ int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s
     return fprintf(f, ",%zu,%zu", s->killed, rejected) < 0;
 }
 
+/* The policy column: as wide as the longest name, at least 18. */
+static int policy_width(int name_w) { return name_w < 18 ? 18 : name_w; }
+
 void hsim_report_table_header(FILE *f, int name_w, int gpus)
 {
-    fprintf(f, "%-*s %8s %11s %11s %9s %9s %6s%s %8s\n", name_w < 18 ? 18 : name_w, "policy",
+    fprintf(f, "%-*s %8s %11s %11s %9s %9s %6s%s %8s\n", policy_width(name_w), "policy",
             "jobs", "avg_wait_s", "avg_tat_s", "avg_bsld", "p95_bsld", "util",
             gpus ? " gpu_util" : "", "fairness");
 }
@@ -243,7 +246,7 @@ void hsim_report_table_row(FILE *f, int name_w, const char *policy, const hsim_s
     char c[7][32], g[48] = "";
     if (gpus)
         snprintf(g, sizeof g, " %8s", cell(c[6], 100.0 * gpu_util, 1, "%"));
-    fprintf(f, "%-*s %8zu %11s %11s %9s %9s %6s%s %8s\n", name_w < 18 ? 18 : name_w, policy,
+    fprintf(f, "%-*s %8zu %11s %11s %9s %9s %6s%s %8s\n", policy_width(name_w), policy,
             s->jobs,
             cell(c[0], s->wait.avg, 1, ""), cell(c[1], s->turnaround.avg, 1, ""),
             cell(c[2], s->bsld.avg, 2, ""), cell(c[3], s->bsld.p95, 2, ""),

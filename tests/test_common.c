@@ -286,20 +286,6 @@ static void test_publish(void)
     free(dir);
 }
 
-static void test_without_path(void)
-{
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("t.swf.gz: unexpected end of file", "t.swf.gz"),
-                           "unexpected end of file");
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("t.swf.gz: ", "t.swf.gz"), "");
-    /* another file, a longer name, no ": " after it, no path at all */
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("u.swf.gz: x", "t.swf.gz"), "u.swf.gz: x");
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("t.swf.gz.1: x", "t.swf.gz"), "t.swf.gz.1: x");
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("t.swf.gz:x", "t.swf.gz"), "t.swf.gz:x");
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("t.swf.gz", "t.swf.gz"), "t.swf.gz");
-    CU_ASSERT_STRING_EQUAL(hsim_without_path("insufficient memory", "t.swf.gz"),
-                           "insufficient memory");
-}
-
 static void test_ends_with(void)
 {
     CU_ASSERT_TRUE(hsim_ends_with("out/summary.png", ".png"));
@@ -322,7 +308,6 @@ void hsim_test_register(void)
     CU_pSuite t = hsim_test_suite("strings");
     HSIM_TEST(t, test_ends_with);
     HSIM_TEST(t, test_bom_len);
-    HSIM_TEST(t, test_without_path);
     HSIM_TEST(t, test_publish);
     HSIM_TEST(t, test_format_time);
 }

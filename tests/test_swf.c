@@ -588,12 +588,12 @@ static void spill(const char *path, const unsigned char *b, long len)
  * A damaged gzip file must not pass for a shorter trace.  Two cases: the
  * 8-byte trailer (CRC and length) cut off, so that every job line still
  * decompresses; and a file cut right after a full flush, at a line boundary,
- * so that the jobs after it silently vanish.  zlib's gzread() reports both
- * only through gzerror() (Z_BUF_ERROR, "unexpected end of file") once it
- * returns 0: a reader that takes 0 for a clean end of file accepts them.
+ * so that the jobs after it silently vanish.  inflate() shows both only as
+ * a stream that needs input after the file has ended: a reader that takes
+ * that for a clean end of file accepts them.
  */
-/* The message of a cut gzip file: the file named once (zlib's own message
-   names it too), the line, and zlib's reason. */
+/* The message of a cut gzip file: the file named once, the line, and the
+   reason. */
 static void check_cut_message(const char *msg, const char *path)
 {
     char want[600];

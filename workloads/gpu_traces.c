@@ -150,8 +150,7 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
             const char *nl = line_end(s, end);
             size_t len = nl ? (size_t)(nl + 1 - s) : (size_t)(end - s);
             if (memchr(s, '\0', len)) { /* a field would end at it unseen */
-                r.rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: a NUL byte: expected text (is the "
-                                 "file binary, or UTF-16?)", path, (long long)r.line);
+                r.rc = hsim_gz_nul_error(path, (long long)r.line, e);
                 break;
             }
             feed(&r, &p, s, len, &at_line_start, &after_cr);

@@ -165,6 +165,12 @@ int hsim_gz_read(hsim_gz_t *g, void *buf, size_t len, long long line, hsim_err_t
     return g->gzip ? read_gzip(g, buf, len, line, e) : read_plain(g, buf, len, e);
 }
 
+int hsim_gz_nul_error(const char *path, long long line, hsim_err_t *e)
+{
+    return hsim_errf(e, HSIM_EINPUT, "%s:%lld: a NUL byte: expected text (is the file binary, "
+                     "or UTF-16?)", path, line);
+}
+
 void hsim_gz_close(hsim_gz_t *g)
 {
     if (!g)

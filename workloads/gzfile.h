@@ -33,4 +33,8 @@ int hsim_gz_read(hsim_gz_t *gz, void *buf, size_t len, long long line, hsim_err_
 
 void hsim_gz_close(hsim_gz_t *gz);
 
+/* The error of every text reader for a NUL byte at that line of path: what
+   follows it would be lost unseen (a C string ends there).  HSIM_EINPUT. */
+int hsim_gz_nul_error(const char *path, long long line, hsim_err_t *e);
+
 #endif

@@ -225,8 +225,7 @@ static int parse_line(char *line, size_t len, const char *name, int64_t lineno,
        NUL, and with lines ended by CR alone, the whole file after a
        comment */
     if (memchr(line, '\0', len))
-        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: a NUL byte: expected text (is the file "
-                         "binary, or UTF-16?)", name, (long long)lineno);
+        return hsim_gz_nul_error(name, (long long)lineno, e);
     if (memchr(line, '\r', len))
         return hsim_errf(e, HSIM_EINPUT, "%s:%lld: a carriage return inside the line: "
                          "expected lines ended by a line feed (are they ended by CR alone, "
