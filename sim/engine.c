@@ -268,6 +268,13 @@ static hsim_time_t scaled(hsim_time_t t, double speed)
     return r < 1 ? 1 : (hsim_time_t)r;
 }
 
+/* How long job j runs on the reference machine: its runtime, never past
+   its requested time (it is killed there). */
+static hsim_time_t reference_run(const hsim_job_t *j)
+{
+    return j->runtime < j->estimate ? j->runtime : j->estimate;
+}
+
 /* The error for a job whose start, end or reservation would pass
    HSIM_HORIZON. */
 static int past_horizon(run_t *r, int32_t job, const char *what)
@@ -414,12 +421,8 @@ static int start_job(run_t *r, int32_t job)
     hsim_outcome_t *o = &r->out[job];
     o->start = r->now;
     o->speed = (float)speed;
-    hsim_time_t run = j->runtime;
-    o->fate = j->killed_at_estimate ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
-    if (run > j->estimate) { /* never past the requested time */
-        run = j->estimate;
-        o->fate = HSIM_FATE_KILLED;
-    }
+    hsim_time_t run = reference_run(j);
+    o->fate = j->killed_at_estimate || run < j->runtime ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
     run = scaled(run, speed);
     o->end = r->now + run;
     if (o->end > HSIM_HORIZON)
@@ -561,8 +564,7 @@ static int finish_job(run_t *r, int32_t job)
         /* what it ran on the reference machine: predictions are of that,
            and start_job() scales them to the allocation's speed */
         const hsim_job_t *j = &r->w->jobs[job];
-        hsim_time_t ran = j->runtime < j->estimate ? j->runtime : j->estimate;
-        int rc = p->learn(r->pred_state, j, ran, r->now);
+        int rc = p->learn(r->pred_state, j, reference_run(j), r->now);
         if (rc)
             return rc;
     }
