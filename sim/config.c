@@ -407,11 +407,14 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
 static const char *const formats[] = {"swf", "gavel", "elasticflow", "alibaba",
                                       "lublin", "dl", "mix", NULL};
 
-/* Resolves v against the INI's folder into dst. */
-static int resolve_path(parse_t *p, const char *key, const char *v, char *dst, size_t size)
+/* Resolves v, a file's path (what: "a file", "a trace file"), against the
+   INI's folder into dst; *line gets this line and *relative whether v was
+   relative, for messages about the file. */
+static int resolve_path(parse_t *p, const char *key, const char *v, const char *what, char *dst,
+                        size_t size, int *line, int *relative)
 {
     if (!*v)
-        return fail(p, "%s: expected a file, found nothing", key);
+        return fail(p, "%s: expected %s, found nothing", key, what);
     size_t need = v[0] == '/' ? strlen(v) : strlen(p->c->dir) + 1 + strlen(v);
     if (need >= size)
         return fail(p, "%s: longer than %zu characters", key, size - 1);
@@ -419,6 +422,8 @@ static int resolve_path(parse_t *p, const char *key, const char *v, char *dst, s
         hsim_strlcpy(dst, v, size);
     else
         snprintf(dst, size, "%s/%s", p->c->dir, v);
+    *line = p->line;
+    *relative = v[0] != '/';
     return 1;
 }
 
@@ -443,9 +448,8 @@ static int workload_more(parse_t *p, const char *key, const char *v)
     double x;
     switch (k) {
     case 0:
-        c->throughputs_line = p->line;
-        c->throughputs_relative = v[0] != '/';
-        return resolve_path(p, key, v, c->throughputs, sizeof c->throughputs);
+        return resolve_path(p, key, v, "a file", c->throughputs, sizeof c->throughputs,
+                            &c->throughputs_line, &c->throughputs_relative);
     case 1:
         if (parse_bool(v, &c->skip_bad_rows))
             return fail(p, "skip_bad_rows: expected true or false, found '%s'", v);
@@ -518,17 +522,8 @@ static int workload_key(parse_t *p, const char *key, const char *v)
     } else if (!strcmp(key, "path")) {
         if (!first_time(p, &p->seen_wl, 2, key))
             return 0;
-        if (!*v)
-            return fail(p, "path: expected a trace file, found nothing");
-        size_t need = v[0] == '/' ? strlen(v) : strlen(c->dir) + 1 + strlen(v);
-        if (need >= sizeof c->trace)
-            return fail(p, "path: longer than %zu characters", sizeof c->trace - 1);
-        if (v[0] == '/')
-            hsim_strlcpy(c->trace, v, sizeof c->trace);
-        else
-            snprintf(c->trace, sizeof c->trace, "%s/%s", c->dir, v);
-        c->trace_line = p->line;
-        c->trace_relative = v[0] != '/';
+        return resolve_path(p, key, v, "a trace file", c->trace, sizeof c->trace,
+                            &c->trace_line, &c->trace_relative);
     } else if (!strcmp(key, "clean")) {
         if (!first_time(p, &p->seen_wl, 4, key))
             return 0;
@@ -550,9 +545,9 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
     if (!strcmp(key, "alibaba_nodes")) {
         if (!first_time(p, &p->seen_cl, 2, key))
             return 0;
-        p->c->alibaba_nodes_line = p->line;
-        p->c->alibaba_nodes_relative = v[0] != '/';
-        return resolve_path(p, key, v, p->c->alibaba_nodes, sizeof p->c->alibaba_nodes);
+        return resolve_path(p, key, v, "a file", p->c->alibaba_nodes,
+                            sizeof p->c->alibaba_nodes, &p->c->alibaba_nodes_line,
+                            &p->c->alibaba_nodes_relative);
     }
     if (!strcmp(key, "processors")) {
         if (!first_time(p, &p->seen_cl, 1, key))
