@@ -138,8 +138,13 @@ static int gen(int argc, char **argv)
     if (rc == 0)
         rc = hsim_experiment_load(c, &w, &capacity, &e);
     if (rc == 0) {
-        if (w.header.max_procs < 0)
+        /* The header names the machine the jobs were cleaned for: the
+           experiment's processors or cluster, which need not be the
+           trace's own (its node count then names another machine). */
+        if (w.header.max_procs != capacity) {
             w.header.max_procs = capacity;
+            w.header.max_nodes = -1;
+        }
         rc = hsim_swf_write(argv[3], &w, &e);
     }
     if (rc == 0 && argc == 5)

@@ -568,6 +568,17 @@ printf '[cluster]\nprocessors = 12\n' >>noheader.ini
 run gen noheader.ini noheader-out.swf
 check "gen, no MaxProcs header: exits 0" test $rc -eq 0
 check "gen, no MaxProcs header: the INI's processors become it" grep -q '^; MaxProcs: 12$' noheader-out.swf
+# and a trace's own header gives way to [cluster] processors, with its
+# MaxNodes, which named the trace's machine (a replay of the file would
+# otherwise run on 100 processors)
+printf '; MaxProcs: 100\n; MaxNodes: 100\n' | cat - noheader.swf >header100.swf
+sed 's/noheader.swf/header100.swf/' noheader.ini >header100.ini
+run gen header100.ini header100-out.swf
+check "gen, [cluster] processors over MaxProcs: exits 0" test $rc -eq 0
+check "gen, [cluster] processors over MaxProcs: the INI's processors" \
+  grep -q '^; MaxProcs: 12$' header100-out.swf
+check "gen, [cluster] processors over MaxProcs: no MaxNodes" \
+  bash -c "! grep -q \"^; MaxNodes\" header100-out.swf"
 run gen noheader.ini
 check "gen without OUT exits 2" test $rc -eq 2
 check "gen without OUT: its usage" has_err "usage: hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]"
