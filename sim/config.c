@@ -12,6 +12,7 @@
 #include "topology.h"
 
 #include <ini.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -255,6 +256,11 @@ static char *next_line(char *str, int num, void *stream)
     if (!*p->text)
         return NULL;
     size_t n = strcspn(p->text, "\n");
+    if (p->line == 0) { /* a byte order mark: not passed on, not counted */
+        size_t bom = hsim_bom_len(p->text, n);
+        p->text += bom;
+        n -= bom;
+    }
     size_t len = n > 0 && p->text[n - 1] == '\r' ? n - 1 : n; /* CRLF: not the CR */
     size_t room = (size_t)num - 2; /* a line and its newline fill inih's buffer */
     size_t take = len < room ? len : room;
@@ -265,14 +271,13 @@ static char *next_line(char *str, int num, void *stream)
         p->text++;
     p->line++;
     if (len > room) /* the line did not fit */
-        fail(p, "line longer than %d characters", num - 2);
-    const char *start = str;
-    if (p->line == 1)
-        start += hsim_bom_len(start, strlen(start)); /* as inih does */
-    const char *s = start;
-    while (*s == ' ' || *s == '\t')
+        fail(p, "line longer than %d bytes", num - 2);
+    /* inih skips every isspace() blank before a key or a section, a form
+       feed or a carriage return as well as a space */
+    const char *s = str;
+    while (*s && isspace((unsigned char)*s))
         s++;
-    if (s > start && *s && !strchr(";#\r\n", *s))
+    if (s > str && *s && !strchr(";#", *s))
         fail(p, "indented line: start keys and sections in the first column (an "
                 "indented line would be read as more of the value above)");
     if (*s == '[')

@@ -500,9 +500,20 @@ static void test_indented_line(void)
     expect_error_at(VALID_HEAD "[cluster]\n  processors = 100\n", 7, "indented", NULL, NULL);
     expect_error_at("[workload]\npath = t.swf\n\tclean = pyss\n[policy a]\n", 3,
                     "indented", NULL, NULL);
-    /* indented comments and blank lines are fine */
+    /* inih skips a form feed, a vertical tab or a carriage return as it
+       does a space: a section so indented was opened by inih alone, and
+       its keys went to the section above (exit 0) */
+    expect_error_at(VALID_HEAD "[policy b]\n\f[policy c]\nbackfill = easy\n", 7, "indented",
+                    NULL, NULL);
+    expect_error_at(VALID_HEAD "[policy b]\n\v[policy c]\n", 7, "indented", NULL, NULL);
+    expect_error_at(VALID_HEAD "[policy b]\n\r[policy c]\n", 7, "indented", NULL, NULL);
+    expect_error_at(VALID_HEAD "[policy b]\nqueue = fcfs\n\fbackfill = easy\n", 8, "indented",
+                    NULL, NULL);
+    /* indented comments and blank lines are fine, a page break too */
     hsim_err_t e;
-    CU_ASSERT_EQUAL(parse(VALID_HEAD "  ; a comment\n   \n\t# another\n", "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(parse(VALID_HEAD "  ; a comment\n   \n\t# another\n\f\n\f; page 2\n"
+                                     "[policy b]\n", "x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.n_policies, 2);
 }
 
 /* Writes text to a temporary file and loads it as hsim_config_load()
@@ -538,7 +549,7 @@ static void test_long_line(void)
             if (len == 198) {
                 CU_ASSERT_EQUAL(rc, 0);
             } else {
-                expect_error_at(text, 6, "line longer than 198 characters", NULL, NULL);
+                expect_error_at(text, 6, "line longer than 198 bytes", NULL, NULL);
             }
             CU_ASSERT_EQUAL(load_as_file(text, &e), len == 198 ? 0 : HSIM_EINPUT);
         }
@@ -577,6 +588,19 @@ static void test_byte_order_mark(void)
     expect_error_at("\xEF\xBB\xBF[workload]\npath = t.swf\n[policy a]\nbogus = 1\n", 4,
                     "unknown key 'bogus'", NULL, NULL);
     expect_error_at("\xEF\xBB\xBF  [workload]\n", 1, "indented line", NULL, NULL);
+    /* the mark does not count against the longest line */
+    for (int len = 198; len <= 199; len++) {
+        char line[300] = "\xEF\xBB\xBF;";
+        for (int i = 1; i < len; i++)
+            line[3 + i] = 'x';
+        snprintf(line + 3 + len, sizeof line - 3 - (size_t)len, "\n%s", text + 3);
+        if (len == 198) {
+            CU_ASSERT_EQUAL(parse(line, "exp/x.ini", &e), 0);
+            CU_ASSERT_EQUAL(load_as_file(line, &e), 0);
+        } else {
+            expect_error_at(line, 1, "line longer than 198 bytes", NULL, NULL);
+        }
+    }
     expect_error_at(VALID_HEAD "\xEF\xBB\xBF[cluster]\n", 6, "key = value", NULL, NULL);
 }
 
