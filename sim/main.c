@@ -109,9 +109,40 @@ static void print_error(const char *msg)
 typedef char results_dir_t[HSIM_PATH_MAX + HSIM_NAME_MAX + 1];
 static void one_spelling(const char *dir, char *out, size_t size);
 
+/* 1 when the file 'out' exists and is the file 'in' (any spelling, a
+   link), which writing out would replace. */
+static int same_file(const char *out, const char *in)
+{
+    struct stat a, b;
+    return in[0] && stat(out, &a) == 0 && stat(in, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* 1, having said so, when hsim gen's output 'out' is one of the
+   experiment's input files. */
+static int output_is_input(const char *out, const hsim_config_t *c)
+{
+    const char *const inputs[][2] = {{c->path, "the INI file"},
+                                     {c->trace, "the trace"},
+                                     {c->throughputs, "the throughputs table"},
+                                     {c->alibaba_nodes, "the node list"}};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+        if (same_file(out, inputs[i][0])) {
+            fprintf(stderr, "hsim gen: %s is %s of %s: expected a file to write\n", out,
+                    inputs[i][1], c->path);
+            return 1;
+        }
+    return 0;
+}
+
 /* hsim gen FILE.ini OUT.swf [OUT.csv] */
 static int gen(int argc, char **argv)
 {
+    for (int i = 2; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1]) { /* hsim's options are not gen's */
+            fprintf(stderr, "hsim gen: unknown option '%s': gen takes none\n", argv[i]);
+            return 2;
+        }
     if (argc < 4 || argc > 5) {
         fprintf(stderr, "usage: hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n");
         return 2;
@@ -135,6 +166,10 @@ static int gen(int argc, char **argv)
     hsim_workload_init(&w);
     int rc = hsim_config_load(argv[2], c, &e);
     int bad_input = rc != 0; /* the INI itself: missing or malformed */
+    if (rc == 0 && (output_is_input(argv[3], c) || (argc == 5 && output_is_input(argv[4], c)))) {
+        hsim_free(c);
+        return 2;
+    }
     if (rc == 0)
         rc = hsim_experiment_load(c, &w, &capacity, &e);
     if (rc == 0) {

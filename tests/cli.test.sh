@@ -584,6 +584,22 @@ check "gen without OUT exits 2" test $rc -eq 2
 check "gen without OUT: its usage" has_err "usage: hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]"
 run gen noheader.ini a.swf b.csv c.csv
 check "gen with a fourth file exits 2" test $rc -eq 2
+# gen never writes over its inputs (it replaced them, exit 0), and takes no
+# options (-q became the CSV's name)
+cp noheader.ini noheader-keep.ini
+cp noheader.swf noheader-keep.swf
+ln -sf noheader.swf noheader-link.swf
+for outs in "noheader.ini" "a.swf noheader.ini" "./noheader.swf" "noheader-link.swf"; do
+  run gen noheader.ini $outs
+  check "gen onto its input ($outs) exits 2" test $rc -eq 2
+done
+check "gen onto its input: says which" has_err "noheader-link.swf is the trace of noheader.ini"
+check "gen onto its input: the INI is whole" cmp -s noheader.ini noheader-keep.ini
+check "gen onto its input: the trace is whole" cmp -s noheader.swf noheader-keep.swf
+run gen noheader.ini a.swf -q
+check "gen with an option exits 2" test $rc -eq 2
+check "gen with an option: names it" has_err "unknown option '-q': gen takes none"
+check "gen with an option: no file named after it" test ! -e ./-q
 
 # fractional times stay exact from the trace to jobs.csv
 cat >frac.swf <<'EOF'
