@@ -421,11 +421,36 @@ static int place_whole(const hsim_cluster_t *c, const hsim_request_t *r, const u
     return hsim_alloc_add(a, &p) ? HSIM_ENOMEM : 0;
 }
 
+/* Units under HSIM_SPREAD: a node's units are not side by side (it takes
+   one each round), so while the layout grows a part holds what its first
+   k units would, the most any k side-by-side units hold (split() rounds
+   up), and the memory and FPGAs are laid out at the end, each part's k
+   units side by side in part order: exact totals, and no part more than it
+   was checked for. */
+static int32_t part_units(const hsim_part_t *p, const units_t *u)
+{
+    return p->cores / u->cores; /* a unit holds at least one core */
+}
+
+static void spread_layout(const hsim_cluster_t *c, const units_t *u, hsim_alloc_t *a)
+{
+    int32_t done = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        hsim_part_t *p = &a->parts[i];
+        int32_t k = part_units(p, u);
+        p->mem_mb = 0;
+        p->fpgas = 0;
+        p->cores -= k * u->cores;
+        p->gpus -= k * u->gpus;
+        units_add(c, p, u, done, k);
+        done += k;
+    }
+}
+
 /* HSIM_SPREAD's second phase: one more unit to each chosen node in turn.
-   A node that cannot take the next unit (its own share of memory and
-   FPGAs, which may be less than the largest unit's: a node that gave the
-   job's one FPGA to its first unit takes the next, FPGA-less one) is
-   dropped for good.  O(units + parts x log units). */
+   A node that cannot take one more (with the share of memory and FPGAs
+   of its first k + 1 units) is dropped for good.  O(units + parts x log
+   units). */
 static int spread_round(const hsim_cluster_t *c, const units_t *u, int32_t *done,
                         hsim_alloc_t *a)
 {
@@ -439,9 +464,10 @@ static int spread_round(const hsim_cluster_t *c, const units_t *u, int32_t *done
         size_t kept = 0;
         for (size_t i = 0; i < n_live && *done < u->n; i++) {
             hsim_part_t *p = &a->parts[live[i]];
-            if (units_fit(c, p->node, p, u, *done, 1) < 1)
+            int32_t k = part_units(p, u);
+            if (units_fit(c, p->node, p, u, k, 1) < 1)
                 continue;
-            units_add(c, p, u, *done, 1);
+            units_add(c, p, u, k, 1);
             (*done)++;
             live[kept++] = live[i];
         }
@@ -466,17 +492,27 @@ static int place_units(const hsim_cluster_t *c, const hsim_request_t *r, const u
         if (n < 0)
             break;
         HSIM_ASSERT(hsim_place_type_ok(c, (size_t)c->nodes[n].type, r));
-        int32_t k = units_fit(c, n, NULL, u, done, spread == HSIM_SPREAD ? 1 : u->n - done);
+        /* packed, a node takes the next units; spread, its first one */
+        int32_t first = spread == HSIM_SPREAD ? 0 : done;
+        int32_t k = units_fit(c, n, NULL, u, first, spread == HSIM_SPREAD ? 1 : u->n - done);
         HSIM_ASSERT(k >= 1); /* the chooser returned a node that fits the ask */
         hsim_part_t p = {.node = n, .gpu = -1};
-        units_add(c, &p, u, done, k);
+        units_add(c, &p, u, first, k);
         if (hsim_alloc_add(a, &p))
             return HSIM_ENOMEM;
         done += k;
     }
-    if (done < u->n && spread == HSIM_SPREAD && a->n > 0)
-        return spread_round(c, u, &done, a);
-    return done == u->n ? 0 : HSIM_NOFIT;
+    if (spread != HSIM_SPREAD)
+        return done == u->n ? 0 : HSIM_NOFIT;
+    if (done < u->n && a->n > 0) {
+        int rc = spread_round(c, u, &done, a);
+        if (rc)
+            return rc;
+    }
+    if (done < u->n)
+        return HSIM_NOFIT;
+    spread_layout(c, u, a);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ entry */

@@ -471,10 +471,11 @@ static void test_pack_spread(void)
         CU_ASSERT_EQUAL(a.parts[i].mem_mb, pm[i]);
     }
     /* spread: one core on each node, then round again: 2 2 1 1 cores;
-       memory by unit order n0 n1 n2 n3 n0 n1: 117+117, 117+116, 116, 117 */
+       memory of the units laid side by side in node order: units 0-1, 2-3,
+       4, 5 */
     CU_ASSERT_EQUAL(run_policy("first-fit", &c, &r, HSIM_SPREAD, &a), 0);
     int32_t sc[] = {2, 2, 1, 1};
-    int64_t sm[] = {234, 233, 116, 117};
+    int64_t sm[] = {234, 233, 117, 116};
     CU_ASSERT_EQUAL_FATAL(a.n, 4);
     for (int i = 0; i < 4; i++) {
         CU_ASSERT_EQUAL(a.parts[i].node, i);
@@ -519,11 +520,11 @@ static void test_pack_spread(void)
     CU_ASSERT_EQUAL(a.parts[0].cores, 6);
     hsim_cluster_free(&c);
 
-    /* spread's later rounds ask each node for the next unit's own share: 2
-       cores and 1 FPGA on one node of 4 cores and 1 FPGA, the FPGA with
-       the first unit, then the second, FPGA-less, unit there too (it was
-       asked for the largest unit's FPGA, and the job never placed), for
-       every placement */
+    /* spread's later rounds ask a node holding k units for what its
+       first k + 1 would hold: 2 cores and 1 FPGA on one node of 4 cores
+       and 1 FPGA, the node holds both units with the one FPGA (it was
+       asked for a second FPGA, and the job never placed), for every
+       placement */
     hsim_node_type_t f[] = {ntype("f", 1, 4, 0, 0, NULL, 1)};
     CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, f, 1), 0);
     r = cpu_req(2);
@@ -533,6 +534,25 @@ static void test_pack_spread(void)
         CU_ASSERT_EQUAL_FATAL(a.n, 1);
         CU_ASSERT_EQUAL(a.parts[0].cores, 2);
         CU_ASSERT_EQUAL(a.parts[0].fpgas, 1);
+    }
+    hsim_cluster_free(&c);
+
+    /* 4 cores and 6,146 MiB on two nodes of 4 cores and 3,073 MiB: units
+       of 1,537, 1,536, 1,537, 1,536 MiB in unit order, so a node that took
+       a unit of each size could not take a third unit of 1,537 MiB, and
+       the job never placed; a node holding two units is held to 3,073 MiB,
+       what any two side by side hold at most, for every placement */
+    hsim_node_type_t m[] = {ntype("m", 2, 4, 3073, 0, NULL, 0)};
+    CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, m, 1), 0);
+    r = cpu_req(4);
+    r.mem_mb = 6146;
+    for (size_t k = 0; hsim_placements[k]; k++) {
+        CU_ASSERT_EQUAL(run_policy(hsim_placements[k]->name, &c, &r, HSIM_SPREAD, &a), 0);
+        CU_ASSERT_EQUAL_FATAL(a.n, 2);
+        for (int i = 0; i < 2; i++) {
+            CU_ASSERT_EQUAL(a.parts[i].cores, 2);
+            CU_ASSERT_EQUAL(a.parts[i].mem_mb, 3073);
+        }
     }
     hsim_alloc_free(&a);
     hsim_cluster_free(&c);

@@ -140,32 +140,48 @@ static int brute_first_fit(const hsim_cluster_t *c, const hsim_request_t *r,
     }
     need_t unit = {per, cum(r->mem_mb, units, 1), r->gpus > 0, 1000,
                    (int32_t)cum(r->fpgas, units, 1)};
-    int64_t done = 0;
+    /* packed, a node takes the next units; spread, one at a time, each
+       node held to what its first k units would hold, and laid out side
+       by side in node order at the end */
+    int64_t done = 0, count[64] = {0};
     for (int32_t node = 0; (size_t)node < c->n_nodes && done < units; node++) {
         if (!ok_type(c, (size_t)c->nodes[node].type, r) || !fits_held(c, node, &unit, &NONE))
             continue;
+        HSIM_ASSERT(a->n < 64);
         hsim_part_t p = {.node = node, .gpu = -1};
-        int64_t max = spread == HSIM_SPREAD ? 1 : units - done;
-        for (int64_t k = 0; k < max && add_unit(c, &p, r, units, per, done); k++)
-            done++;
+        if (spread == HSIM_SPREAD) {
+            count[a->n] = add_unit(c, &p, r, units, per, 0);
+            done += count[a->n];
+        } else {
+            while (done < units && add_unit(c, &p, r, units, per, done))
+                done++;
+        }
         hsim_alloc_add(a, &p);
     }
-    /* rounds of one unit each, its own share: a node that cannot take the
-       next unit is dropped for good */
+    /* rounds of one unit each: a node that cannot take one more is dropped
+       for good */
     int dropped[64] = {0};
-    HSIM_ASSERT(a->n <= 64);
     for (int progress = 1; spread == HSIM_SPREAD && progress && done < units;) {
         progress = 0;
         for (size_t i = 0; i < a->n && done < units; i++) {
             if (dropped[i])
                 continue;
-            if (add_unit(c, &a->parts[i], r, units, per, done)) {
+            if (add_unit(c, &a->parts[i], r, units, per, count[i])) {
+                count[i]++;
                 done++;
                 progress = 1;
             } else {
                 dropped[i] = 1;
             }
         }
+    }
+    for (size_t i = 0, first = 0; spread == HSIM_SPREAD && done == units && i < a->n; i++) {
+        hsim_part_t *p = &a->parts[i];
+        int modelled = c->types[c->nodes[p->node].type].mem_mb > 0;
+        p->mem_mb = modelled ? cum(r->mem_mb, units, first + count[i]) - cum(r->mem_mb, units, first)
+                             : 0;
+        p->fpgas = (int32_t)(cum(r->fpgas, units, first + count[i]) - cum(r->fpgas, units, first));
+        first += (size_t)count[i];
     }
     if (done < units)
         a->n = 0;
