@@ -74,6 +74,8 @@ typedef struct run {
     hsim_cluster_t cluster;    /* the ledger */
     int has_cluster;
     void *place_state;
+    void *fallback_state;   /* first-fit, packed: see place_job() */
+    size_t n_placed;        /* jobs holding resources on the cluster */
     hsim_alloc_t *allocs;      /* allocation of each running job */
     hsim_time_t *est_end;      /* planned end of each running job */
     hsim_time_t *full_end;     /* with a predictor that underpredicts: the
@@ -331,6 +333,14 @@ static int place_job(run_t *r, int32_t job, double *speed)
     hsim_alloc_t *a = &r->allocs[job];
     a->n = 0;
     int rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
+    if (rc == HSIM_NOFIT && r->n_placed == 0) {
+        /* A layout the policy cannot find even on the idle cluster (a
+           memory split that its node order cannot fit): the one the
+           rejection check found, hsim_spec_reject_impossible()'s, so that a
+           job that passed it never waits for ever. */
+        a->n = 0;
+        rc = hsim_placement_find("first-fit")->place(r->fallback_state, &r->cluster, &q, a);
+    }
     if (rc)
         return rc;
     double slowest = HUGE_VAL;
@@ -345,6 +355,7 @@ static int place_job(run_t *r, int32_t job, double *speed)
     }
     HSIM_ASSERT(a->n > 0 && slowest > 0);
     hsim_cluster_take(&r->cluster, a, r->now);
+    r->n_placed++;
     *speed = slowest;
     r->out[job].node = a->parts[0].node;
     r->out[job].nodes = (int32_t)a->n;
@@ -369,6 +380,7 @@ static void release_job(run_t *r, int32_t job)
         r->stats.node_jobs[p->node]++;
     }
     hsim_cluster_give(&r->cluster, a, r->now);
+    r->n_placed--;
     hsim_alloc_free(a);
 }
 
@@ -635,6 +647,9 @@ static int setup_cluster(run_t *r)
     if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs)
         return HSIM_ENOMEM;
     hsim_engine_model_map(r->w, &r->cluster, r->model_map);
+    if ((rc = hsim_placement_find("first-fit")->create(&r->cluster, HSIM_PACK,
+                                                      &r->fallback_state)))
+        return rc;
     return r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state);
 }
 
@@ -746,6 +761,8 @@ static void teardown(run_t *r)
             r->stats.node_busy[i] = hsim_node_busy(&r->cluster.nodes[i], r->now);
         if (r->place_state)
             r->cfg->placement->destroy(r->place_state);
+        if (r->fallback_state)
+            hsim_placement_find("first-fit")->destroy(r->fallback_state);
         for (size_t i = 0; r->allocs && i < r->w->n_jobs; i++)
             hsim_alloc_free(&r->allocs[i]);
         hsim_cluster_free(&r->cluster);

@@ -519,4 +519,23 @@ for f in swf gavel elasticflow alibaba lublin dl mix; do
   done
 done
 
+# A layout a placement's node order cannot find on the idle cluster: 3
+# cores and 2 MiB (units of 1, 1 and 0 MiB) on a node of 1 core and 1 MiB
+# and one of 2 cores and 1 MiB.  Best-fit and worst-fit try the 2-core node
+# first, which takes one unit only, and the job waited for ever ("policy
+# error: 1 jobs still wait", exit 1); on the idle cluster it takes
+# first-fit's packed layout, the one that let it pass the rejection check.
+cat >order-pods.csv <<'EOF'
+name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,pod_phase,creation_time,deletion_time,scheduled_time
+p1,3000,2,0,0,,Succeeded,0,100,0
+p2,1000,1,0,0,,Succeeded,0,50,0
+EOF
+printf '[experiment]\nname = order\noutput = out\n[workload]\nformat = alibaba\npath = order-pods.csv\n[nodes a]\ncores = 1\nmemory = 1\n[nodes b]\ncores = 2\nmemory = 1\n[policy ff]\n[policy bf]\nplacement = best-fit\n[policy wf]\nplacement = worst-fit\n[policy wf-spread]\nplacement = worst-fit\nspread = spread\n' >order.ini
+run -q order.ini
+check "a layout only first-fit finds: exits 0" test $rc -eq 0
+for p in ff bf wf wf-spread; do
+  check "a layout only first-fit finds: both jobs run under $p" \
+    awk -F, 'NR > 1 && $11 == "ran" { n++ } END { exit n != 2 }' "out/order/$p/jobs.csv"
+done
+
 test_finish
