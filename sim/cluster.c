@@ -178,7 +178,7 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         node += (size_t)ty->count;
         c->total_cores += (int64_t)ty->count * ty->cores;
         c->total_gpus += (int64_t)ty->count * ty->gpus;
-        c->total_mem += (int64_t)ty->count * ty->mem_mb;
+        c->total_mem += (double)ty->count * (double)ty->mem_mb;
         c->total_fpgas += (int64_t)ty->count * ty->fpgas;
     }
     return 0;

@@ -126,7 +126,8 @@ typedef struct hsim_cluster {
     hsim_speeds_t speeds;
     int64_t total_cores;    /* sums over all nodes */
     int64_t total_gpus;
-    int64_t total_mem;
+    double total_mem;       /* MiB, in a double: 10^7 nodes of up to
+                               HSIM_NODE_MEM_MAX_MB would pass int64_t */
     int64_t total_fpgas;
 } hsim_cluster_t;
 

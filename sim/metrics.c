@@ -207,8 +207,8 @@ void hsim_cluster_metrics_compute(const hsim_run_stats_t *st, const hsim_cluster
     }
     if (c->total_cores)
         m->util_cores = st->core_s / ((double)c->total_cores * makespan);
-    if (c->total_mem)
-        m->util_mem = st->mem_s / ((double)c->total_mem * makespan);
+    if (c->total_mem > 0)
+        m->util_mem = st->mem_s / (c->total_mem * makespan);
     if (c->total_fpgas)
         m->util_fpgas = st->fpga_s / ((double)c->total_fpgas * makespan);
     if (c->total_gpus)

@@ -538,4 +538,18 @@ for p in ff bf wf wf-spread; do
     awk -F, 'NR > 1 && $11 == "ran" { n++ } END { exit n != 2 }' "out/order/$p/jobs.csv"
 done
 
+# The cluster's memory in all passes 2^63 MiB (10,000 nodes of 10^15): one
+# pod holding one node's memory for the whole run uses 1/10,000 of it
+# (util_memory was negative: the total wrapped)
+cat >big-mem-pods.csv <<'EOF'
+name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,pod_phase,creation_time,deletion_time,scheduled_time
+p1,1000,1000000000000000,0,0,,Succeeded,0,100,0
+EOF
+printf '[experiment]\nname = big-mem\noutput = out\n[workload]\nformat = alibaba\npath = big-mem-pods.csv\n[nodes a]\ncount = 10000\ncores = 1\nmemory = 1000000000000000\n[policy ff]\n' >big-mem.ini
+run -q big-mem.ini
+check "memory past 2^63 MiB in all: exits 0" test $rc -eq 0
+check "memory past 2^63 MiB in all: util_memory is 0.0001" \
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "util_memory") c = i }
+           NR == 2 { exit !($c == "0.000100") }' out/big-mem/summary.csv
+
 test_finish
