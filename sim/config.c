@@ -980,6 +980,17 @@ static int finish(parse_t *p, int ini_rc)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: format gavel needs throughputs = <Gavel's throughputs.csv> "
                          "in [workload]", c->path, fmt);
+    for (size_t i = 0; i < c->n_nodes; i++) {
+        /* a topology's GPU model and memory, of GPUs that gpus = 0 took
+           away (given by hand, they are errors above) */
+        hsim_node_type_t *t = &c->nodes[i].type;
+        if (!t->gpus) {
+            t->gpu_model[0] = '\0';
+            t->gpu_mem_mb = 0;
+        }
+        if (!t->fpgas)
+            t->fpga_model[0] = '\0';
+    }
     for (size_t i = 0; i < c->n_nodes; i++)
         if (c->nodes[i].type.cores < 1)
             return hsim_errf(p->e, HSIM_EINPUT,

@@ -35,6 +35,8 @@
  */
 #include "topology.h"
 
+#include "cluster.h"
+
 #include <errno.h>
 #include <hwloc.h>
 #include <inttypes.h>
@@ -124,8 +126,13 @@ static int64_t osdev_memory_mb(hwloc_obj_t o)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *v = hwloc_obj_get_info_by_name(o, keys[i]);
         if (v) {
-            unsigned long long kib = strtoull(v, NULL, 10); /* RSMI may append "KiB" */
-            if (kib)
+            /* RSMI may append "KiB"; a value that is no size, or past
+               any node's memory, is no memory info */
+            char *end;
+            errno = 0;
+            unsigned long long kib = strtoull(v, &end, 10);
+            if (*v >= '0' && *v <= '9' && !errno && kib / 1024 <= HSIM_NODE_MEM_MAX_MB &&
+                kib / 1024 > 0)
                 return (int64_t)(kib / 1024);
         }
     }
@@ -423,6 +430,12 @@ int hsim_topology_load(const char *spec, const char *base_dir, const char *where
             rc = hsim_errf(e, HSIM_EINPUT,
                            "%s: topology '%s': expected at least one processing unit, found none",
                            where, is_xml ? path : arg);
+        } else if (out->gpus > HSIM_NODE_DEVICES_MAX || out->fpgas > HSIM_NODE_DEVICES_MAX) {
+            rc = hsim_errf(e, HSIM_EINPUT,
+                           "%s: topology '%s': expected at most %d GPUs and %d FPGAs on a node "
+                           "(as the gpus and fpgas keys), found %d and %d",
+                           where, is_xml ? path : arg, HSIM_NODE_DEVICES_MAX,
+                           HSIM_NODE_DEVICES_MAX, out->gpus, out->fpgas);
         }
     }
     hwloc_topology_destroy(t);

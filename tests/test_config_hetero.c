@@ -289,6 +289,12 @@ static void test_keys_override_topology(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL(t->gpus, 0);
     CU_ASSERT_EQUAL(t->cores, 64);
+    /* and the topology's GPU model and memory go with its GPUs (cluster.csv
+       named a GPU model for nodes without GPUs) */
+    CU_ASSERT_STRING_EQUAL(t->gpu_model, "");
+    CU_ASSERT_EQUAL(t->gpu_mem_mb, 0);
+    t = type_named("f");
+    CU_ASSERT_STRING_EQUAL(t->fpga_model, "");
 }
 
 /* ---- [class] and [workload] keys ---- */

@@ -6,6 +6,7 @@
  */
 #include "harness.h"
 
+#include "sim/cluster.h"
 #include "sim/topology.h"
 
 #include <dirent.h>
@@ -166,13 +167,13 @@ static const char xml_tail[] = "  </object>\n</topology>\n";
 
 typedef struct tmp {
     char *dir;          /* from hsim_test_tmpdir(), libc-allocated */
-    char names[8][64];  /* files written, removed by tmp_done() */
+    char names[12][64]; /* files written, removed by tmp_done() */
     int n;
 } tmp_t;
 
 static void tmp_write(tmp_t *t, const char *name, const char *text)
 {
-    HSIM_ASSERT(t->n < 8);
+    HSIM_ASSERT(t->n < 12);
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", t->dir, name);
     FILE *f = fopen(path, "w");
@@ -265,6 +266,59 @@ static void test_card_rules(void)
     CU_ASSERT_STRING_EQUAL(s.gpu_model, "AMD Instinct MI250X");
     CU_ASSERT_EQUAL(s.gpu_memory_mb, 64 * 1024);
 
+    tmp_done(&t);
+}
+
+/* GPU memory that is no size, or past any node's memory, is no memory
+   info (it was read as 18014398509481983 MiB); more GPUs or FPGAs than a
+   node may have (the gpus and fpgas keys' limit) are an error. */
+static void test_card_limits(void)
+{
+    tmp_t t = {hsim_test_tmpdir("topology"), {{0}}, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t.dir);
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    const char *bad_memory[] = {"-5", "18446744073709551615", "lots", "1000"};
+    for (size_t i = 0; i < sizeof bad_memory / sizeof bad_memory[0]; i++) {
+        char io[512];
+        snprintf(io, sizeof io,
+                 "    <object type=\"OSDev\" gp_index=\"10\" name=\"cuda0\" subtype=\"CUDA\" "
+                 "osdev_type=\"5\"><info name=\"CUDAGlobalMemorySize\" value=\"%s\"/></object>\n",
+                 bad_memory[i]);
+        char name[32];
+        snprintf(name, sizeof name, "mem%zu.xml", i);
+        CU_ASSERT_EQUAL(load_io(&t, name, io, &s, &e), 0);
+        CU_ASSERT_EQUAL(s.gpus, 1);
+        CU_ASSERT_EQUAL(s.gpu_memory_mb, 0);
+    }
+    for (int kind = 0; kind < 2; kind++) {
+        for (int n = HSIM_NODE_DEVICES_MAX; n <= HSIM_NODE_DEVICES_MAX + 1; n++) {
+            size_t size = strlen(xml_head) + strlen(xml_tail) + (size_t)n * 160 + 1, len = 0;
+            char *text = malloc(size);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+            len += (size_t)snprintf(text + len, size - len, "%s", xml_head);
+            for (int i = 0; i < n; i++)
+                len += (size_t)snprintf(text + len, size - len,
+                                        "    <object type=\"OSDev\" gp_index=\"%d\" name=\"d%d\" "
+                                        "subtype=\"%s\" osdev_type=\"5\"/>\n",
+                                        10 + i, i, kind ? "FPGA" : "CUDA");
+            snprintf(text + len, size - len, "%s", xml_tail);
+            char name[32];
+            snprintf(name, sizeof name, "many%d-%d.xml", kind, n);
+            tmp_write(&t, name, text);
+            free(text);
+            char spec[64];
+            snprintf(spec, sizeof spec, "xml:%s", name);
+            int rc = hsim_topology_load(spec, t.dir, WHERE, &s, &e);
+            if (n == HSIM_NODE_DEVICES_MAX) {
+                CU_ASSERT_EQUAL(rc, 0);
+                CU_ASSERT_EQUAL(kind ? s.fpgas : s.gpus, n);
+            } else {
+                CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
+                CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "expected at most 1024 GPUs and 1024 FPGAs"));
+            }
+        }
+    }
     tmp_done(&t);
 }
 
@@ -375,6 +429,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_every_shipped_file_loads);
     HSIM_TEST(s, test_describe);
     HSIM_TEST(s, test_card_rules);
+    HSIM_TEST(s, test_card_limits);
     HSIM_TEST(s, test_bad_specs);
     HSIM_TEST(s, test_bad_files);
     HSIM_TEST(s, test_out_of_memory);
