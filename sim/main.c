@@ -15,6 +15,7 @@
 #include "../workloads/swf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -364,8 +365,27 @@ static int run_all(int n, char **files, char **texts, const hsim_experiment_opti
     return status;
 }
 
+/* A standard descriptor that is closed (hsim x.ini >&-) would be the number
+   the next file opened gets, and the table on stdout would be written into
+   summary.csv: each closed one is taken by /dev/null, opened the wrong way
+   round so that a use of it still fails as on a closed descriptor. */
+static void hold_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+            if (got >= 0 && got != fd) /* not the lowest free number: cannot be */
+                close(got);
+        }
+}
+
 static int cli(int argc, char **argv)
 {
+    hold_standard_fds();
+    /* past a file size limit (ulimit -f), a write fails with EFBIG and is
+       reported as any failed write, with the .part files removed, instead
+       of the signal killing hsim without a word */
+    signal(SIGXFSZ, SIG_IGN);
     hsim_part_remove_on_signals();
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return gen(argc, argv);

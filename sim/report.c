@@ -22,7 +22,8 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
                 struct stat st;
                 if (err != EEXIST || stat(buf, &st) || !S_ISDIR(st.st_mode))
                     return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: %s", buf,
-                                     strerror(err));
+                                     err == EEXIST ? "a file is in the way, not a folder"
+                                                   : strerror(err));
             }
             *p = saved;
             if (!saved)

@@ -170,7 +170,7 @@ sed "s#^output = .*#output = $work/blocked#" good.ini >blocked.ini
 run -q blocked.ini
 check "a file in the way of a results folder exits 1" test $rc -eq 1
 check "a file in the way of a results folder: named" \
-  has_err "blocked.ini: $work/blocked/small/easy: cannot create folder: File exists"
+  has_err "blocked.ini: $work/blocked/small/easy: cannot create folder: a file is in the way, not a folder"
 # a run that failed does not stop the experiments after it
 rm -rf "$work/out"
 run -q blocked.ini good.ini
@@ -242,6 +242,24 @@ check "a closed pipe for the table: exits 0" test "$(cat rc.txt)" = 0
 # also prints the suppressions it used, for fontconfig)
 check "a closed pipe for the table: no error" bash -c '! grep -qE "hsim|good.ini|pipe" err.txt'
 check "a closed pipe for the table: every file written whole" diff -r "$work/first" "$res"
+
+# a closed standard output is not taken by the first results file opened
+# (the table was written into summary.csv, exit 0): the table's write fails
+# as on a closed descriptor, and the files are as before
+rm -rf "$res"
+"$hsim" good.ini >&- 2>err.txt
+check "a closed stdout: exits 1" test $? -eq 1
+check "a closed stdout: says so" has_err "standard output: cannot write"
+check "a closed stdout: every file as before" diff -r "$work/first" "$res"
+
+# past a file size limit a write fails like any other (the signal killed
+# hsim without a word, and left its .part files)
+printf '[experiment]\nname = fsize\noutput = %s/out\n[workload]\nformat = lublin\njobs = 3000\n[cluster]\nprocessors = 64\n[policy fcfs]\n' "$work" >fsize.ini
+(ulimit -f 50; "$hsim" -q fsize.ini >out.txt 2>err.txt)
+rc=$?
+check "past ulimit -f: exits 1" test $rc -eq 1
+check "past ulimit -f: says so" has_err "fsize/fcfs/jobs.csv: cannot write: File too large"
+check "past ulimit -f: no .part file left" test -z "$(find "$work/out/fsize" -name '*.part')"
 
 # a run stopped by a signal (Ctrl-C, kill, a closed terminal) removes the
 # .part files it was writing; the files it finished stay.  60 policies of
