@@ -880,6 +880,16 @@ static void workload_not_read(parse_t *p)
                              "1, found %g + %g + %g = %g (a share not given keeps its default: "
                              "0.5, 0.3, 0.2)", c->share[0], c->share[1], c->share[2], sum);
     }
+    if (!strcmp(c->format, "mix") && (p->seen_wl & (16u << 13)) && c->share[0] == 0)
+        fail_at(p, p->wl_lines[17], "[workload] max_job_cores bounds the scientific jobs, "
+                                    "which scientific = 0 leaves out: expected scientific "
+                                    "above 0");
+    if (!strcmp(c->format, "mix") && (p->seen_wl & (16u << 5)) && c->share[0] == 0 &&
+        c->share[2] == 0)
+        fail_at(p, p->wl_lines[9], "[workload] estimate_factor applies to the scientific and "
+                                   "big-data jobs, which shares of 0 leave out (deep-learning "
+                                   "jobs request their runtime): expected scientific or "
+                                   "bigdata above 0");
     if ((p->seen_wl & (16u << 10)) && !(c->gpu_share > 0))
         fail_at(p, p->wl_lines[14], "[workload] gpus_per_job applies only to the jobs that "
                                     "gpu_share makes GPU jobs: expected gpu_share above 0");

@@ -616,6 +616,15 @@ static void test_bad_workload_values(void)
                           NODES "[policy p]\n", &e), 0);
     expect_error_at("[workload]\nformat = mix\nmax_job_cores = -4\n[policy p]\n", 3,
                     "max_job_cores", NULL, NULL);
+    /* keys of job classes a share of 0 leaves out change nothing */
+    expect_error_at("[workload]\nformat = mix\nmax_job_cores = 5\nscientific = 0\ndl = 0.5\n"
+                    "bigdata = 0.5\n" NODES "[policy p]\n", 3,
+                    "max_job_cores bounds the scientific jobs", NULL, NULL);
+    expect_error_at("[workload]\nformat = mix\nscientific = 0\ndl = 1\nbigdata = 0\n"
+                    "estimate_factor = 3\n" NODES "[policy p]\n", 6,
+                    "estimate_factor applies to the scientific and big-data jobs", NULL, NULL);
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = mix\nscientific = 0\ndl = 0.5\nbigdata = 0.5\n"
+                          "estimate_factor = 3\n" NODES "[policy p]\n", &e), 0);
     expect_error_at("[workload]\npath = t.swf\nskip_bad_rows = maybe\n[policy p]\n", 3,
                     "skip_bad_rows", NULL, NULL);
     expect_error_at("[workload]\nformat = dl\nthroughputs =\n[policy p]\n", 3, "throughputs",

@@ -274,6 +274,18 @@ static void test_estimate_rules(void)
         CU_ASSERT_EQUAL(bad, 0);
         hsim_workload_free(&w);
     }
+    /* ceil(runtime x factor) of the decimal factor, not of its binary
+       neighbour: 200 x 1.1 is 220.00000000000003 in doubles (221 was
+       written); a fraction still rounds up */
+    static const struct {
+        double factor;
+        int64_t run, est;
+    } exact[] = {{1.1, 200, 220}, {1.1, 210, 231}, {1.1, 740, 814}, {1.1, 1, 2},
+                 {1.5, 3, 5},     {1.37, 100, 137}, {2.3, 7, 17},   {1000, 86400, 86400000}};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        CU_ASSERT_EQUAL(hsim__synth_estimate(&(hsim_estimate_rule_t){exact[i].factor, 0},
+                                             exact[i].run),
+                        exact[i].est);
 }
 
 /* ----------------------------------------------------------------- dl */
@@ -598,15 +610,15 @@ static void test_dl_mix_errors(void)
         expect_bad(hsim_gen_dl(&p, 1, &w, &e), &e, &w, param);
         CU_ASSERT_EQUAL(w.n_classes, 0);
     }
-    /* arrivals that would run past 1e12 s: 8 GPUs at load 0.001 take a job
-       every 1.4e7 s */
+    /* arrivals that would run past 10^10 s, which the trace readers take:
+       8 GPUs at load 0.001 take a job every 1.4e7 s */
     hsim_dl_params_t slow;
     hsim_dl_defaults(&slow);
     slow.cluster_gpus = 8;
     slow.load = 0.001;
     slow.n_jobs = 100000;
     hsim_workload_init(&w);
-    expect_bad(hsim_gen_dl(&slow, 1, &w, &e), &e, &w, "'n_jobs'");
+    expect_bad(hsim_gen_dl(&slow, 1, &w, &e), &e, &w, "jobs and load");
     for (int c = 0; c < 5; c++) {
         hsim_mix_params_t p;
         hsim_mix_defaults(&p);

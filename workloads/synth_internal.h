@@ -48,9 +48,9 @@ int64_t hsim__synth_estimate(const hsim_estimate_rule_t *rule, int64_t runtime_s
 int32_t hsim__synth_user(gsl_rng *r, int32_t n_users);
 /* Reserves room for n jobs in w (which must hold none).  0 or HSIM_ENOMEM. */
 int hsim__synth_reserve(hsim_workload_t *w, size_t n);
-/* 0 while an arrival time (seconds) is below 10^12 s (31,700 years, far
-   inside hsim_time_t), else HSIM_EINPUT saying that n_jobs and load ask
-   for more time than that. */
+/* 0 while an arrival time (seconds) is within 10^10 s (HSIM_MAX_SECONDS,
+   what the trace readers take, so that hsim gen's traces read back), else
+   HSIM_EINPUT saying that jobs and load ask for more time than that. */
 int hsim__synth_check_time(hsim_err_t *e, const char *gen, double t_s);
 /* A fresh job numbered number (id = line), submitted at submit_s. */
 void hsim__synth_job(hsim_job_t *j, size_t number, double submit_s);

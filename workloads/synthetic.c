@@ -5,9 +5,11 @@
  *
  * Streams: one GSL mt19937 per purpose.  Its 32-bit seed comes from the
  * user's 64-bit seed, the generator's tag and the purpose's index through
- * the splitmix64 finaliser, so streams of one seed are unrelated, seeds
- * that differ in any bit give different streams, and nothing depends on the
- * order in which the streams are used.
+ * the splitmix64 finaliser, so streams of one seed are unrelated, every
+ * bit of the seed counts, and nothing depends on the order in which the
+ * streams are used.  The 32 bits are GSL's (gsl_rng_set() keeps as many):
+ * two seeds meet on one stream with a chance of 2^-32, and a generator's
+ * several streams all at once practically never.
  */
 #include "synth_internal.h"
 
@@ -118,8 +120,12 @@ static const int64_t popular_s[] = {
 int64_t hsim__synth_estimate(const hsim_estimate_rule_t *rule, int64_t runtime_s)
 {
     int64_t est = runtime_s;
-    if (rule->factor != 1.0)
-        est = (int64_t)ceil((double)runtime_s * rule->factor);
+    if (rule->factor != 1.0) {
+        /* ceil(runtime x factor) of the decimal factor: 200 x 1.1 is
+           220.00000000000003 in binary, which is 220, not 221 */
+        double x = (double)runtime_s * rule->factor, whole = nearbyint(x);
+        est = (int64_t)(fabs(x - whole) <= 1e-9 * x ? whole : ceil(x));
+    }
     if (est < runtime_s)
         est = runtime_s; /* cannot happen for factor >= 1; cheap insurance */
     if (rule->round_up) {
@@ -147,11 +153,12 @@ int hsim__synth_reserve(hsim_workload_t *w, size_t n)
 
 int hsim__synth_check_time(hsim_err_t *e, const char *gen, double t_s)
 {
-    if (t_s < 1e12)
+    if (t_s <= (double)HSIM_MAX_SECONDS)
         return 0;
     return hsim_errf(e, HSIM_EINPUT,
-                     "%s: parameters 'n_jobs' and 'load': expected arrivals within 1e12 s, "
-                     "found one at %.3g s", gen, t_s);
+                     "%s: jobs and load: expected arrivals within 10^10 s (317 years, what "
+                     "the trace readers take, so that hsim gen's traces read back), found one "
+                     "at %.3g s: fewer jobs or a higher load", gen, t_s);
 }
 
 void hsim__synth_job(hsim_job_t *j, size_t number, double submit_s)

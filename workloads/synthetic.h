@@ -27,7 +27,8 @@
  * and the main parameters, which hsim_swf_write() prints.
  *
  * Shapes and scales must lie in (0, 1e6] (gamma scales b1, b2, b_arr in
- * (0, 1)); arrival times must stay below 1e12 s, else HSIM_EINPUT.
+ * (0, 1)); arrival times must stay within 10^10 s (HSIM_MAX_SECONDS,
+ * what the trace readers take), else HSIM_EINPUT.
  *
  * Offered load, where a generator targets one: the expected work per unit of
  * time over the capacity, E[procs x runtime] / (capacity x E[interarrival]),
@@ -265,8 +266,9 @@ int hsim_gen_mix(const hsim_mix_params_t *p, uint64_t seed, hsim_workload_t *w,
                  hsim_err_t *e);
 
 /* One mt19937 stream seeded from (seed, tag) as the generators' streams are
-   (through splitmix64): seeds that differ in any bit give different
-   streams, and tags 1..3 are the generators'.  0 or HSIM_ENOMEM; the
+   (through splitmix64): every bit of the seed counts, two seeds give one
+   stream with a chance of 2^-32 (GSL's 32-bit seed), and tags 1..3 are
+   the generators'.  0 or HSIM_ENOMEM; the
    caller frees *r with gsl_rng_free(). */
 int hsim_synth_stream(gsl_rng **r, uint64_t seed, uint64_t tag);
 
