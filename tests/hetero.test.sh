@@ -453,6 +453,10 @@ sed "s#^path = .*#path = $spec#" alibaba.ini >alibaba-spec.ini
 run gen alibaba-spec.ini gen-ali.swf gen-ali.csv
 check "alibaba gen: exits 0" test $rc -eq 0
 check "alibaba gen: MaxProcs is the node list's cores" grep -qx '; MaxProcs: 125514' gen-ali.swf
+# and a dl workload's: the cluster's 128 cores (it wrote its GPUs, 64)
+printf '[workload]\nformat = dl\njobs = 100\n[nodes g]\ncount = 16\ncores = 8\ngpus = 4\n[policy f]\n' >gen-dl.ini
+run gen gen-dl.ini gen-dl.swf
+check "dl gen: MaxProcs is the cluster's cores" grep -qx '; MaxProcs: 128' gen-dl.swf
 check "alibaba gen: the CSV has gpu_models last" \
   header_is gen-ali.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
 check "alibaba gen: each job's gpu_models is its pod's gpu_spec" \
