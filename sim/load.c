@@ -58,6 +58,12 @@ static int cluster_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus,
         *cores += (int64_t)types[i].count * types[i].cores;
         *gpus += (int64_t)types[i].count * types[i].gpus;
     }
+    /* the policies count processors in 32 bits, as SWF does */
+    if (rc == 0 && (*cores > INT32_MAX || *gpus > INT32_MAX))
+        rc = hsim_errf(e, HSIM_EINPUT,
+                       "%s: a cluster of %lld cores and %lld GPUs: expected at most "
+                       "2147483647 of each (fewer nodes)",
+                       c->path, (long long)*cores, (long long)*gpus);
     return rc;
 }
 
