@@ -78,6 +78,22 @@ static layout_t layout_for(const char *const *labels, size_t n)
     return l;
 }
 
+void hsim_chart_value_text(char *buf, size_t size, double v)
+{
+    static const char suffix[] = "kMGTPE";
+    int k = -1;
+    if (v >= 9999.5)
+        while ((k < 0 || v >= 999.5) && k < 5) {
+            v /= 1000;
+            k++;
+        }
+    if (k < 0)
+        snprintf(buf, size, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    else
+        snprintf(buf, size, v >= 99.95 ? "%.0f%c" : v >= 9.995 ? "%.1f%c" : "%.2f%c", v,
+                 suffix[k]);
+}
+
 static void panel(cairo_t *cr, double x0, double panel_w, const hsim_chart_panel_t *p,
                   const char *const *labels, size_t n)
 {
@@ -111,8 +127,13 @@ static void panel(cairo_t *cr, double x0, double panel_w, const hsim_chart_panel
         if (none)
             snprintf(buf, sizeof buf, "n/a");
         else
-            snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
-        text_at(cr, x + bar / 2, base - h - 4, buf, 9, 1);
+            hsim_chart_value_text(buf, sizeof buf, v);
+        /* no wider than its slot: a smaller font where it would be */
+        cairo_text_extents_t ext;
+        cairo_set_font_size(cr, 9);
+        cairo_text_extents(cr, buf, &ext);
+        double size = ext.width > slot - 2 ? fmax(5, 9 * (slot - 2) / ext.width) : 9;
+        text_at(cr, x + bar / 2, base - h - 4, buf, size, 1);
         cairo_save(cr);
         cairo_move_to(cr, x + bar / 2, base + 10);
         cairo_rotate(cr, 0.785398);

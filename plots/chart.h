@@ -30,4 +30,9 @@ int hsim_chart_bars(const char *path, const char *title, const char *const *labe
                     size_t n_bars, const hsim_chart_panel_t *panels, size_t n_panels,
                     hsim_err_t *e);
 
+/* A bar's value as its label, in at most 5 characters (3 digits from 10^4
+   on: 196002 is "196k", 1.5e6 "1.50M"), so that the labels of narrow bars
+   stay apart; a label still wider than its bar's slot is drawn smaller. */
+void hsim_chart_value_text(char *buf, size_t size, double v);
+
 #endif

@@ -227,6 +227,27 @@ static void test_png_out_of_memory(void)
     free(dir);
 }
 
+/* A bar's label holds at most 5 characters, so that the labels of the
+   narrowest bars stay apart (196002 ran into its neighbours). */
+static void test_value_text(void)
+{
+    static const struct {
+        double v;
+        const char *text;
+    } cases[] = {{0, "0.00"},        {1.234, "1.23"},      {12.345, "12.3"},
+                 {544, "544"},       {9999, "9999"},       {9999.6, "10.0k"},
+                 {12345, "12.3k"},   {196002, "196k"},     {999499, "999k"},
+                 {999600, "1.00M"},  {1.5e6, "1.50M"},     {3.6e8, "360M"},
+                 {2e12, "2.00T"},    {1e21, "1000E"},      {1e30, "1000000000000E"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[32];
+        hsim_chart_value_text(buf, sizeof buf, cases[i].v);
+        CU_ASSERT_STRING_EQUAL(buf, cases[i].text);
+        if (cases[i].v < 1e21)
+            CU_ASSERT_TRUE(strlen(buf) <= 5);
+    }
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("chart");
@@ -237,4 +258,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_nan_is_no_value);
     HSIM_TEST(s, test_errors);
     HSIM_TEST(s, test_png_out_of_memory);
+    HSIM_TEST(s, test_value_text);
 }
