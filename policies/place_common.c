@@ -529,6 +529,10 @@ int hsim_place_request(const hsim_cluster_t *c, const hsim_request_t *r,
         units_t u;
         units_plan(r, &u);
         rc = HSIM_NOFIT;
+        /* more cores or whole GPUs than the whole cluster has free: no
+           walk (a queue longer than the cluster asks it of every job) */
+        if ((int64_t)u.n * u.cores > c->free_cores || (int64_t)u.n * u.gpus > c->free_gpus)
+            return HSIM_NOFIT;
         if (spread == HSIM_PACK && u.n > 1)
             rc = place_whole(c, r, &u, choose, ctx, a);
         if (rc == HSIM_NOFIT) {

@@ -181,6 +181,8 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         c->total_mem += (double)ty->count * (double)ty->mem_mb;
         c->total_fpgas += (int64_t)ty->count * ty->fpgas;
     }
+    c->free_cores = c->total_cores;
+    c->free_gpus = c->total_gpus;
     return 0;
 nomem:
     hsim_cluster_free(c);
@@ -319,7 +321,9 @@ static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t
     bucket_unlink(x, c->nodes, p->node, 0);
     if (has_gpus)
         bucket_unlink(x, c->nodes, p->node, 1);
+    int32_t gpus_was = n->free_gpus;
     n->free_cores -= sign * p->cores;
+    c->free_cores -= sign * p->cores;
     n->free_mem -= sign * p->mem_mb;
     n->free_fpgas -= sign * p->fpgas;
     size_t g0 = c->gpu_first[p->node];
@@ -348,6 +352,7 @@ static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t
         HSIM_ASSERT(left == 0);
         n->free_gpus -= sign * p->gpus;
     }
+    c->free_gpus += n->free_gpus - gpus_was;
     HSIM_ASSERT(n->free_cores >= 0 && n->free_mem >= 0 && n->free_gpus >= 0 &&
                 n->free_fpgas >= 0);
     if (sign > 0 && n->jobs++ == 0)

@@ -456,6 +456,17 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Are the cluster's free cores and whole GPUs the sums of its nodes'? */
+static int free_sums_hold(const hsim_cluster_t *c)
+{
+    int64_t cores = 0, gpus = 0;
+    for (size_t n = 0; n < c->n_nodes; n++) {
+        cores += c->nodes[n].free_cores;
+        gpus += c->nodes[n].free_gpus;
+    }
+    return cores == c->free_cores && gpus == c->free_gpus;
+}
+
 /* Ends a random running job: gives its resources back. */
 static void end_one(hsim_cluster_t *c, hsim_alloc_t *run, size_t *n_run, gsl_rng *g)
 {
@@ -498,6 +509,8 @@ static void test_best_fit_1m(void)
         }
         if (n_run == POOL)
             end_one(&c, run, &n_run, g);
+        if (j % 50000 == 0) /* the cluster's free sums, which placement reads */
+            bad += !free_sums_hold(&c);
         hsim_alloc_t *a = &run[n_run];
         int rc = p.p->place(p.st, &c, &r, a);
         if (rc == 0) {
@@ -522,6 +535,7 @@ static void test_best_fit_1m(void)
     }
     for (size_t n = 0; n < c.n_nodes; n++)
         bad += c.nodes[n].jobs != 0 || c.nodes[n].free_cores != c.types[c.nodes[n].type].cores;
+    bad += !free_sums_hold(&c) || c.free_cores != c.total_cores || c.free_gpus != c.total_gpus;
     CU_ASSERT_EQUAL(bad, 0);
     hsim_free(run);
     pol_close(&p);
