@@ -457,6 +457,9 @@ check "alibaba gen: MaxProcs is the node list's cores" grep -qx '; MaxProcs: 125
 printf '[workload]\nformat = dl\njobs = 100\n[nodes g]\ncount = 16\ncores = 8\ngpus = 4\n[policy f]\n' >gen-dl.ini
 run gen gen-dl.ini gen-dl.swf
 check "dl gen: MaxProcs is the cluster's cores" grep -qx '; MaxProcs: 128' gen-dl.swf
+# a generated workload's computer is hsim's; a GPU trace's is not known
+check "dl gen: the computer is hsim's" grep -qx '; Computer: hsim synthetic cluster' gen-dl.swf
+check "alibaba gen: no computer named" bash -c '! grep -q "^; Computer" gen-ali.swf'
 check "alibaba gen: the CSV has gpu_models last" \
   header_is gen-ali.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
 check "alibaba gen: each job's gpu_models is its pod's gpu_spec" \

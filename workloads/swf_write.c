@@ -113,7 +113,7 @@ static void put_header(sink_t *s, const hsim_workload_t *w)
 {
     const hsim_swf_header_t *h = &w->header;
     sink_printf(s, "; Version: %s\n", h->version[0] ? h->version : "2.2");
-    put_header_text(s, "Computer", h->computer[0] ? h->computer : "hsim synthetic cluster");
+    put_header_text(s, "Computer", h->computer); /* a GPU trace's is unknown */
     put_header_text(s, "Installation", h->installation);
     sink_printf(s, "; MaxJobs: %zu\n; MaxRecords: %zu\n", w->n_jobs, w->n_jobs);
     if (h->max_procs > 0)

@@ -54,8 +54,9 @@ int hsim__synth_reserve(hsim_workload_t *w, size_t n);
 int hsim__synth_check_time(hsim_err_t *e, const char *gen, double t_s);
 /* A fresh job numbered number (id = line), submitted at submit_s. */
 void hsim__synth_job(hsim_job_t *j, size_t number, double submit_s);
-/* Sorts w by (submit, line) (O(n) when already in order), sets n_input;
-   on rc != 0 empties w instead.  Returns rc. */
+/* Sorts w by (submit, line) (O(n) when already in order), sets n_input
+   and names the computer in the header ("hsim synthetic cluster"); on
+   rc != 0 empties w instead.  Returns rc. */
 int hsim__synth_finish(hsim_workload_t *w, int rc);
 
 /* ---- the Lublin-Feitelson sampler (synth_lublin.c) ---- */

@@ -175,6 +175,7 @@ int hsim__synth_finish(hsim_workload_t *w, int rc)
         return rc;
     }
     w->n_input = w->n_jobs;
+    hsim_strlcpy(w->header.computer, "hsim synthetic cluster", sizeof w->header.computer);
     /* The generators draw arrivals in order, so this finds nothing to do;
        skipping glibc's merge sort of an ordered array saves a quarter of
        the time at a million jobs. */
