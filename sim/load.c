@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,19 +70,66 @@ static int cluster_totals(const hsim_config_t *c, int64_t *cores, int64_t *gpus,
 
 static int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : (int32_t)x; }
 
+/* What the generators' models need of the machine, in the INI's words
+   (the generators would name their own parameters: cluster_gpus,
+   machine_procs, model.gpu_sizes[3], bigdata.cores_max).  0 or
+   HSIM_EINPUT. */
+static int machine_fits_models(const hsim_config_t *c, int32_t machine, int64_t cores,
+                               int64_t gpus, hsim_err_t *e)
+{
+    int mix = !strcmp(c->format, "mix");
+    const char *with = mix ? " with a dl share" : "", *or_not = mix ? ", or dl = 0" : "";
+    if (!strcmp(c->format, "dl") || (mix && c->share[HSIM_MIX_DL] > 0)) {
+        if (gpus == 0)
+            return hsim_errf(e, HSIM_EINPUT, "%s: format %s%s needs GPUs: expected [nodes NAME] "
+                             "sections with gpus%s", c->path, c->format, with, or_not);
+        hsim_dl_model_t m;
+        hsim_dl_model_defaults(&m);
+        int32_t largest = 0;
+        for (size_t i = 0; i < m.n_sizes; i++)
+            largest = m.gpu_sizes[i] > largest ? m.gpu_sizes[i] : largest;
+        if (gpus < largest)
+            return hsim_errf(e, HSIM_EINPUT, "%s: format %s%s draws jobs of up to %d GPUs: "
+                             "expected a cluster of at least %d GPUs%s, found %lld", c->path,
+                             c->format, with, largest, largest, or_not, (long long)gpus);
+    }
+    if (!strcmp(c->format, "lublin") || (mix && c->share[HSIM_MIX_SCIENTIFIC] > 0)) {
+        hsim_lublin_model_t m;
+        hsim_lublin_model_defaults(&m);
+        int64_t least = (int64_t)floor(exp2(m.u_low)) + 1, most = HSIM_LUBLIN_MAX_MACHINE;
+        int64_t size = !mix ? machine : c->max_job_cores ? c->max_job_cores : cores;
+        char what[64];
+        if (!mix)
+            snprintf(what, sizeof what, "a machine of %lld processors", (long long)size);
+        else if (c->max_job_cores)
+            snprintf(what, sizeof what, "max_job_cores = %lld", (long long)size);
+        else
+            snprintf(what, sizeof what, "a cluster of %lld cores", (long long)size);
+        if (size < least || size > most)
+            return hsim_errf(e, HSIM_EINPUT, "%s: the Lublin model%s sizes jobs for %lld to "
+                             "%lld processors: found %s%s", c->path,
+                             mix ? " of mix's scientific jobs" : "", (long long)least,
+                             (long long)most, what, mix ? " (or scientific = 0)" : "");
+    }
+    if (mix && c->share[HSIM_MIX_BIGDATA] > 0) {
+        hsim_bigdata_model_t m;
+        hsim_bigdata_model_defaults(&m);
+        if (cores < m.cores_max)
+            return hsim_errf(e, HSIM_EINPUT, "%s: format mix draws big-data jobs of up to %d "
+                             "cores: expected a cluster of at least %d cores, or bigdata = 0, "
+                             "found %lld", c->path, m.cores_max, m.cores_max, (long long)cores);
+    }
+    return 0;
+}
+
 /* A generated workload for a machine of 'machine' processors, or a
    cluster of cores and gpus. */
 static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
                     int64_t cores, int64_t gpus, hsim_err_t *e)
 {
-    int rc;
-    /* the INI's mistakes, in its words (the generators' would name their
-       own parameters, cluster_gpus say) */
-    int mix = !strcmp(c->format, "mix");
-    if (gpus == 0 && (!strcmp(c->format, "dl") || (mix && c->share[HSIM_MIX_DL] > 0)))
-        return hsim_errf(e, HSIM_EINPUT, "%s: format %s%s needs GPUs: expected [nodes NAME] "
-                         "sections with gpus%s", c->path, c->format,
-                         mix ? " with a dl share" : "", mix ? ", or dl = 0" : "");
+    int rc = machine_fits_models(c, machine, cores, gpus, e);
+    if (rc)
+        return rc;
     size_t n = c->max_jobs && c->max_jobs < c->jobs ? c->max_jobs : c->jobs;
     hsim_estimate_rule_t est = {.factor = c->estimate_factor, .round_up = 0};
     hsim_err_t ge = {{0}};

@@ -333,6 +333,52 @@ static void test_gpu_jobs_need_gpus(void)
     hsim_workload_free(&w);
 }
 
+/* A machine the generators' models cannot size jobs for: in the INI's
+   words (they said "parameter 'machine_procs'", "'model.gpu_sizes[3]'",
+   "'bigdata.cores_max'"); one size more runs. */
+static void test_machine_too_small_for_a_model(void)
+{
+    static const struct {
+        const char *ini, *msg;
+    } small[] = {
+        {"format = lublin\n[cluster]\nprocessors = 2\n",
+         "the Lublin model sizes jobs for 3 to 16777216 processors: found a machine of 2 "
+         "processors"},
+        {"format = dl\n[nodes g]\ncores = 64\ngpus = 7\n",
+         "format dl draws jobs of up to 8 GPUs: expected a cluster of at least 8 GPUs, found 7"},
+        {"format = mix\n[nodes g]\ncount = 2\ncores = 31\ngpus = 8\n",
+         "format mix draws big-data jobs of up to 64 cores: expected a cluster of at least 64 "
+         "cores, or bigdata = 0, found 62"},
+        {"format = mix\nmax_job_cores = 2\n[nodes g]\ncount = 2\ncores = 64\ngpus = 8\n",
+         "the Lublin model of mix's scientific jobs sizes jobs for 3 to 16777216 processors: "
+         "found max_job_cores = 2 (or scientific = 0)"},
+    };
+    static const char *const fits[] = {
+        "format = lublin\n[cluster]\nprocessors = 3\n",
+        "format = dl\n[nodes g]\ncores = 64\ngpus = 8\n",
+        "format = mix\n[nodes g]\ncount = 2\ncores = 32\ngpus = 8\n",
+        "format = mix\nmax_job_cores = 3\n[nodes g]\ncount = 2\ncores = 64\ngpus = 8\n",
+    };
+    write_trace("");
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+        hsim_workload_t w;
+        int32_t capacity;
+        hsim_err_t e;
+        char text[512], want[HSIM_PATH_MAX + 256];
+        snprintf(text, sizeof text, "[workload]\njobs = 50\n%s[policy p]\n", small[i].ini);
+        CU_ASSERT_EQUAL(load(text, &w, &capacity, &e), HSIM_EINPUT);
+        snprintf(want, sizeof want, "%s: %s", ini, small[i].msg);
+        CU_ASSERT_STRING_EQUAL(e.msg, want);
+        snprintf(text, sizeof text, "[workload]\njobs = 50\n%s[policy p]\n", fits[i]);
+        int rc = load(text, &w, &capacity, &e);
+        if (rc)
+            fprintf(stderr, "\n%s: %s\n", fits[i], e.msg);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc == 0)
+            hsim_workload_free(&w);
+    }
+}
+
 /* A generator on a cluster from Alibaba's node list sizes its jobs by that
    cluster: before, it saw no cores and no GPUs, and every generator failed
    (lublin: "parameter 'machine_procs' ... found 0"). */
@@ -424,5 +470,6 @@ void hsim_test_register(void)
     s = hsim_test_suite("load_generators");
     HSIM_TEST(s, test_max_job_cores);
     HSIM_TEST(s, test_gpu_jobs_need_gpus);
+    HSIM_TEST(s, test_machine_too_small_for_a_model);
     HSIM_TEST(s, test_generators_on_an_alibaba_node_list);
 }

@@ -45,8 +45,6 @@
 #define BUCKETS 48                      /* half hours in a day */
 #define BUCKET_S 1800.0                 /* seconds in a bucket */
 #define DAY_START_BUCKET 11             /* lublin99.c's CYCLIC_DAY_START */
-#define MAX_MACHINE (1 << 24)           /* the closed-form load sums over
-                                           every size; 16 Mi cores is plenty */
 #define MAX_PARAM 1e6                   /* largest shape or scale accepted */
 #define MAX_LN 20.0                     /* largest ln(seconds) bound: exp(20)
                                            s is 15 years, and x 1e6 us still
@@ -188,11 +186,11 @@ int hsim__lublin_prepare(hsim__lublin_t *s, const hsim_lublin_model_t *m,
         rc = check_bound(e, gen, prefix, "runtime_ln_max", m->runtime_ln_max, m->a2, m->b2);
     if (rc)
         return rc;
-    if (machine > MAX_MACHINE || !(log2((double)machine) > m->u_low))
+    if (machine > HSIM_LUBLIN_MAX_MACHINE || !(log2((double)machine) > m->u_low))
         return hsim_errf(e, HSIM_EINPUT,
                          "%s: parameter '%s': expected an integer in (2^%su_low = %.3g, %d], "
-                         "found %d", gen, machine_name, prefix, exp2(m->u_low), MAX_MACHINE,
-                         machine);
+                         "found %d", gen, machine_name, prefix, exp2(m->u_low),
+                         HSIM_LUBLIN_MAX_MACHINE, machine);
     s->m = m;
     s->machine = machine;
     s->u_hi = log2((double)machine);

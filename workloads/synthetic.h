@@ -125,6 +125,10 @@ typedef struct hsim_lublin_params {
 
 /* Fills m / p with the defaults above.  O(1). */
 void hsim_lublin_model_defaults(hsim_lublin_model_t *m);
+/* The largest machine the Lublin model sizes jobs for: the closed-form load
+   sums over every size, and 16 Mi cores is plenty.  The smallest is the
+   first above 2^u_low (3 for the published model). */
+#define HSIM_LUBLIN_MAX_MACHINE (1 << 24)
 void hsim_lublin_defaults(hsim_lublin_params_t *p);
 
 /*
