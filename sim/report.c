@@ -231,13 +231,20 @@ void hsim_report_table_header(FILE *f, int name_w, int gpus)
             gpus ? " gpu_util" : "", "fairness");
 }
 
-/* A table cell: v with that many decimals and the suffix, or "-" for NaN
-   (no value). */
-static const char *cell(char buf[32], double v, int decimals, const char *suffix)
+/* A table cell of at most width characters: v with that many decimals
+   and the suffix, fewer digits where that is wider (none after the point,
+   then an exponent), or "-" for NaN (no value). */
+static const char *cell(char buf[32], double v, int decimals, const char *suffix, int width)
 {
     if (isnan(v))
         return "-";
-    snprintf(buf, 32, "%.*f%s", decimals, v, suffix);
+    int n = snprintf(buf, 32, "%.*f%s", decimals, v, suffix);
+    if (n > width)
+        n = snprintf(buf, 32, "%.0f%s", v, suffix);
+    if (n > width) {
+        int digits = width - 6 - (int)strlen(suffix); /* "1.e+09" takes 6 */
+        snprintf(buf, 32, "%.*e%s", digits > 0 ? digits : 0, v, suffix);
+    }
     return buf;
 }
 
@@ -246,12 +253,12 @@ void hsim_report_table_row(FILE *f, int name_w, const char *policy, const hsim_s
 {
     char c[7][32], g[48] = "";
     if (gpus)
-        snprintf(g, sizeof g, " %8s", cell(c[6], 100.0 * gpu_util, 1, "%"));
+        snprintf(g, sizeof g, " %8s", cell(c[6], 100.0 * gpu_util, 1, "%", 8));
     fprintf(f, "%-*s %8zu %11s %11s %9s %9s %6s%s %8s\n", policy_width(name_w), policy,
             s->jobs,
-            cell(c[0], s->wait.avg, 1, ""), cell(c[1], s->turnaround.avg, 1, ""),
-            cell(c[2], s->bsld.avg, 2, ""), cell(c[3], s->bsld.p95, 2, ""),
-            cell(c[4], 100.0 * s->utilization, 1, "%"), g, cell(c[5], s->fairness, 3, ""));
+            cell(c[0], s->wait.avg, 1, "", 11), cell(c[1], s->turnaround.avg, 1, "", 11),
+            cell(c[2], s->bsld.avg, 2, "", 9), cell(c[3], s->bsld.p95, 2, "", 9),
+            cell(c[4], 100.0 * s->utilization, 1, "%", 6), g, cell(c[5], s->fairness, 3, "", 8));
 }
 
 static int table_errno; /* see hsim_report_table_error() */
