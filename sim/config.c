@@ -673,6 +673,8 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
         hsim_node_shape_t sh;
         hsim_err_t e;
         int rc = hsim_topology_load(v, p->c->dir, where, &sh, &e);
+        if (!rc)
+            rc = hsim_topology_file(v, p->c->dir, nc->topology, sizeof nc->topology);
         if (rc) {
             if (!p->rc) {
                 p->rc = hsim_errf(p->e, rc == HSIM_ENOMEM ? HSIM_ENOMEM : HSIM_EINPUT, "%s",

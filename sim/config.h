@@ -30,6 +30,8 @@ typedef struct hsim_policy_config {
 /* A [nodes NAME] section: a node type. */
 typedef struct hsim_nodes_config {
     hsim_node_type_t type;           /* resolved: topology, then the keys */
+    char topology[HSIM_PATH_MAX];    /* the XML file of topology = xml:..., resolved;
+                                        "" for none */
     int line;                        /* line of the section header */
     unsigned seen;                   /* keys given (bits) */
     int lines[12];                   /* by bit of seen: the key's line */

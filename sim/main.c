@@ -133,6 +133,12 @@ static int output_is_input(const char *out, const hsim_config_t *c)
                     inputs[i][1], c->path);
             return 1;
         }
+    for (size_t i = 0; i < c->n_nodes; i++)
+        if (same_file(out, c->nodes[i].topology)) {
+            fprintf(stderr, "hsim gen: %s is the topology of [nodes %s] in %s: expected a file "
+                    "to write\n", out, c->nodes[i].type.name, c->path);
+            return 1;
+        }
     return 0;
 }
 
@@ -367,13 +373,13 @@ static int run_all(int n, char **files, char **texts, const hsim_experiment_opti
 
 /* A standard descriptor that is closed (hsim x.ini >&-) would be the number
    the next file opened gets, and the table on stdout would be written into
-   summary.csv: each closed one is taken by /dev/null, opened the wrong way
-   round so that a use of it still fails as on a closed descriptor. */
+   summary.csv: each closed one is taken by the root folder, which no read
+   or write of it, and no opening of /dev/stdout or /dev/stdin, can use. */
 static void hold_standard_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++)
         if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
-            int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+            int got = open("/", O_RDONLY | O_DIRECTORY);
             if (got >= 0 && got != fd) /* not the lowest free number: cannot be */
                 close(got);
         }

@@ -349,6 +349,23 @@ static long synthetic_pus(const char *s, long cap)
     return pus;
 }
 
+int hsim_topology_file(const char *spec, const char *base_dir, char *out, size_t size)
+{
+    if (size)
+        out[0] = '\0';
+    if (!spec || strncmp(spec, XML_PREFIX, strlen(XML_PREFIX)))
+        return 0;
+    const char *file = spec + strlen(XML_PREFIX);
+    while (*file == ' ' || *file == '\t')
+        file++;
+    char *path = resolve_path(base_dir, file);
+    if (!path)
+        return HSIM_ENOMEM;
+    hsim_strlcpy(out, path, size);
+    hsim_free(path);
+    return 0;
+}
+
 int hsim_topology_load(const char *spec, const char *base_dir, const char *where,
                        hsim_node_shape_t *out, hsim_err_t *e)
 {

@@ -53,6 +53,10 @@ typedef struct hsim_node_shape {
  */
 int hsim_topology_load(const char *spec, const char *base_dir, const char *where,
                        hsim_node_shape_t *out, hsim_err_t *e);
+/* The file an "xml:<file>" spec reads, resolved as hsim_topology_load()
+   does, into out (size bytes, cut to fit); "" for any other spec.  0 or
+   HSIM_ENOMEM. */
+int hsim_topology_file(const char *spec, const char *base_dir, char *out, size_t size);
 
 /*
  * Writes a one-line summary of s into buf (size bytes, always terminated) and

@@ -608,12 +608,28 @@ cp noheader.ini noheader-keep.ini
 cp noheader.swf noheader-keep.swf
 ln -sf noheader.swf noheader-link.swf
 for outs in "noheader.ini" "a.swf noheader.ini" "./noheader.swf" "noheader-link.swf"; do
+  cp noheader-keep.ini noheader.ini # each case on a whole INI, whatever the last did
+  cp noheader-keep.swf noheader.swf
   run gen noheader.ini $outs
   check "gen onto its input ($outs) exits 2" test $rc -eq 2
 done
 check "gen onto its input: says which" has_err "noheader-link.swf is the trace of noheader.ini"
 check "gen onto its input: the INI is whole" cmp -s noheader.ini noheader-keep.ini
 check "gen onto its input: the trace is whole" cmp -s noheader.swf noheader-keep.swf
+# a topology file is an input too
+cp "$repo/traces/topologies/gpu4-node.xml" topo.xml
+cp topo.xml topo-keep.xml
+printf '[workload]\nformat = dl\njobs = 20\n[nodes g]\ncount = 4\ntopology = xml:topo.xml\n[policy f]\n' >topo.ini
+run gen topo.ini topo.xml
+check "gen onto a topology exits 2" test $rc -eq 2
+check "gen onto a topology: says which" has_err "topo.xml is the topology of [nodes g] in topo.ini"
+check "gen onto a topology: the file is whole" cmp -s topo.xml topo-keep.xml
+# a closed standard output is no place for the trace (it went nowhere, exit 0)
+cp topo-keep.xml topo.xml
+"$hsim" gen topo.ini /dev/stdout >&- 2>err.txt
+check "gen to a closed stdout fails" test $? -ne 0
+check "gen to a closed stdout: says so" has_err "/dev/stdout: cannot open for writing"
+cp noheader-keep.ini noheader.ini
 run gen noheader.ini a.swf -q
 check "gen with an option exits 2" test $rc -eq 2
 check "gen with an option: names it" has_err "unknown option '-q': gen takes none"
