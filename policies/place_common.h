@@ -87,9 +87,9 @@ typedef int32_t (*hsim_chooser_cb)(void *ctx, const hsim_cluster_t *c,
  *  never shrinks within a walk), so a job with fewer FPGAs than units
  *  still needs a free FPGA on each node it first takes a unit on.
  *  HSIM_SPREAD's nodes take their units one per round, so the units are
- *  laid out at the end, each node's side by side in node order; a node
- *  that holds k takes one more when it holds what the first k + 1 units
- *  hold, the most that any k + 1 side by side do.
+ *  laid out at the end, each node's side by side, in the order the nodes
+ *  were chosen; a node that holds k takes one more when it holds what the
+ *  first k + 1 units hold, the most that any k + 1 side by side do.
  *  HSIM_PACK first looks for one node that takes the whole job, then lets
  *  each chosen node take as many units as it can (fewest nodes).
  *  HSIM_SPREAD gives one unit to each chosen node until the job is met or

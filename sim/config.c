@@ -1008,6 +1008,18 @@ static int finish(parse_t *p, int ini_rc)
             return hsim_errf(p->e, HSIM_EINPUT,
                              "%s:%d: [nodes %s] has no cores: expected a topology or cores = N",
                              c->path, c->nodes[i].line, c->nodes[i].type.name);
+    int64_t cores = 0, gpus = 0; /* the policies count processors in 32 bits */
+    for (size_t i = 0; i < c->n_nodes; i++) {
+        const hsim_node_type_t *t = &c->nodes[i].type;
+        cores += (int64_t)t->count * t->cores;
+        gpus += (int64_t)t->count * t->gpus;
+        if (cores > INT32_MAX || gpus > INT32_MAX)
+            return hsim_errf(p->e, HSIM_EINPUT,
+                             "%s:%d: [nodes %s] takes the cluster to %lld cores and %lld GPUs: "
+                             "expected at most 2147483647 of each (fewer nodes)",
+                             c->path, c->nodes[i].line, t->name, (long long)cores,
+                             (long long)gpus);
+    }
     if (c->n_nodes && c->processors)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: [cluster] processors and [nodes] sections exclude each other: "

@@ -559,13 +559,16 @@ check "memory past 2^63 MiB in all: util_memory is 0.0001" \
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "util_memory") c = i }
            NR == 2 { exit !($c == "0.000100") }' out/big-mem/summary.csv
 
-# more cores than the policies count (2^31 - 1) is an error naming the
-# INI (a cluster of 3e9 cores ran as one of 2^31 - 1: jobs waited, and
-# utilization was wrong)
+# more cores than the policies count (2^31 - 1) is an error at the [nodes]
+# section that passes it, found before any experiment runs (a cluster of
+# 3e9 cores ran as one of 2^31 - 1: jobs waited, and utilization was wrong)
 printf '1 0 0 100 1500000000 -1 -1 1500000000 100 -1 1 1 1 1 1 1 -1 -1\n' >huge.swf
 printf '[experiment]\nname = huge\noutput = out\n[workload]\npath = huge.swf\n[nodes a]\ncount = 30000\ncores = 100000\n[policy ff]\n' >huge.ini
-run -q huge.ini
+rm -rf out/order
+run -q order.ini huge.ini
 check "3e9 cores: exits 2" test $rc -eq 2
-check "3e9 cores: says so" has_err "huge.ini: a cluster of 3000000000 cores and 0 GPUs: expected at most 2147483647 of each"
+check "3e9 cores: says so, at the [nodes] section" \
+  has_err "huge.ini:6: [nodes a] takes the cluster to 3000000000 cores and 0 GPUs: expected at most 2147483647 of each"
+check "3e9 cores: found before anything runs" test ! -e out/order/summary.csv
 
 test_finish

@@ -471,7 +471,7 @@ static void test_pack_spread(void)
         CU_ASSERT_EQUAL(a.parts[i].mem_mb, pm[i]);
     }
     /* spread: one core on each node, then round again: 2 2 1 1 cores;
-       memory of the units laid side by side in node order: units 0-1, 2-3,
+       memory of the units laid side by side in the order the nodes were chosen (first-fit: node order): units 0-1, 2-3,
        4, 5 */
     CU_ASSERT_EQUAL(run_policy("first-fit", &c, &r, HSIM_SPREAD, &a), 0);
     int32_t sc[] = {2, 2, 1, 1};

@@ -142,7 +142,7 @@ static int brute_first_fit(const hsim_cluster_t *c, const hsim_request_t *r,
                    (int32_t)cum(r->fpgas, units, 1)};
     /* packed, a node takes the next units; spread, one at a time, each
        node held to what its first k units would hold, and laid out side
-       by side in node order at the end */
+       by side in the order the nodes were chosen at the end */
     int64_t done = 0, count[64] = {0};
     for (int32_t node = 0; (size_t)node < c->n_nodes && done < units; node++) {
         if (!ok_type(c, (size_t)c->nodes[node].type, r) || !fits_held(c, node, &unit, &NONE))

@@ -281,7 +281,8 @@ static void test_estimate_rules(void)
         double factor;
         int64_t run, est;
     } exact[] = {{1.1, 200, 220}, {1.1, 210, 231}, {1.1, 740, 814}, {1.1, 1, 2},
-                 {1.5, 3, 5},     {1.37, 100, 137}, {2.3, 7, 17},   {1000, 86400, 86400000}};
+                 {1.5, 3, 5},     {1.37, 100, 137}, {2.3, 7, 17},   {1000, 86400, 86400000},
+                 {1.000000001, 35, 36}, {1.000000001, 37667, 37668}, {1.1, 999999999, 1099999999}};
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         CU_ASSERT_EQUAL(hsim__synth_estimate(&(hsim_estimate_rule_t){exact[i].factor, 0},
                                              exact[i].run),

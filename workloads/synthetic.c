@@ -13,6 +13,7 @@
  */
 #include "synth_internal.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -122,9 +123,11 @@ int64_t hsim__synth_estimate(const hsim_estimate_rule_t *rule, int64_t runtime_s
     int64_t est = runtime_s;
     if (rule->factor != 1.0) {
         /* ceil(runtime x factor) of the decimal factor: 200 x 1.1 is
-           220.00000000000003 in binary, which is 220, not 221 */
+           220.00000000000003 in binary, which is 220, not 221; the factor
+           and the product are each within half an ulp, so a whole number
+           is within a few ulps of x, and any true fraction far more */
         double x = (double)runtime_s * rule->factor, whole = nearbyint(x);
-        est = (int64_t)(fabs(x - whole) <= 1e-9 * x ? whole : ceil(x));
+        est = (int64_t)(fabs(x - whole) <= 4 * DBL_EPSILON * x ? whole : ceil(x));
     }
     if (est < runtime_s)
         est = runtime_s; /* cannot happen for factor >= 1; cheap insurance */
@@ -158,7 +161,7 @@ int hsim__synth_check_time(hsim_err_t *e, const char *gen, double t_s)
     return hsim_errf(e, HSIM_EINPUT,
                      "%s: jobs and load: expected arrivals within 10^10 s (317 years, what "
                      "the trace readers take, so that hsim gen's traces read back), found one "
-                     "at %.3g s: fewer jobs or a higher load", gen, t_s);
+                     "at %.0f s: fewer jobs or a higher load", gen, t_s);
 }
 
 void hsim__synth_job(hsim_job_t *j, size_t number, double submit_s)
