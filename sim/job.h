@@ -25,7 +25,8 @@ typedef struct hsim_job {
     int32_t partition;     /* partition number, -1 unknown */
     int64_t after;         /* job number this one waits for (SWF field 17),
                               -1 when none */
-    hsim_time_t think;     /* think time after 'after' ends (field 18), >= 0 */
+    hsim_time_t think;     /* think time after 'after' ends (field 18), >= 0;
+                              -1 when unknown */
     uint8_t killed_at_estimate; /* 1: the trace job ran past its requested
                                    time; cleaning cut it there (it is reported
                                    as killed) */

@@ -830,7 +830,7 @@ static void test_clean_pyss(void)
     CU_ASSERT_EQUAL(j->queue, 14);
     CU_ASSERT_EQUAL(j->partition, 15);
     CU_ASSERT_EQUAL(j->after, -1);
-    CU_ASSERT_EQUAL(j->think, 0);
+    CU_ASSERT_EQUAL(j->think, -1); /* unknown */
 
     j = job_by_id(&w, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);

@@ -771,6 +771,14 @@ static void test_swf_round_trip(void)
     j.after = -1;
     j.think = 4 * S;
     hsim_workload_add(&w, &j);
+    j.id = j.line = 4; /* an unknown think time after a preceding job stays unknown
+                          (it came back as 0), and a known 0 stays 0 */
+    j.after = 1;
+    j.think = -1;
+    hsim_workload_add(&w, &j);
+    j.id = j.line = 5;
+    j.think = 0;
+    hsim_workload_add(&w, &j);
     char *path = path_in(dir, "hand.swf");
     round_trip(&w, path);
     unlink(path);

@@ -35,7 +35,7 @@ static void job_from_record(const hsim_swf_record_t *r, hsim_job_t *j)
     j->queue = r->queue;
     j->partition = r->partition;
     j->after = r->preceding > 0 ? r->preceding : -1;
-    j->think = r->think > 0 ? r->think : 0;
+    j->think = r->think >= 0 ? r->think : -1; /* -1: unknown, as SWF writes it */
 }
 
 /*

@@ -142,7 +142,7 @@ int hsim_swf_write(const char *path, const hsim_workload_t *w, hsim_err_t *e)
         hsim_format_time(submit, sizeof submit, j->submit);
         hsim_format_time(run, sizeof run, j->runtime);
         hsim_format_time(req, sizeof req, j->estimate);
-        if (j->after > 0 || j->think > 0) /* kept even without a preceding job */
+        if (j->think >= 0) /* kept even without a preceding job */
             hsim_format_time(think, sizeof think, j->think);
         else
             snprintf(think, sizeof think, "-1");

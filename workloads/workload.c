@@ -92,5 +92,6 @@ void hsim_job_init(hsim_job_t *j)
     memset(j, 0, sizeof *j);
     j->user = j->group = j->app = j->queue = j->partition = -1;
     j->after = -1;
+    j->think = -1; /* unknown */
     j->job_class = -1;
 }
