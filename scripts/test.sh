@@ -13,5 +13,6 @@ HSIM_EXTRA_PACKAGES=cppcheck scripts/setup.sh build -DHSIM_WERROR=ON -DHSIM_SHAR
 
 echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 scripts/setup.sh build-asan -DHSIM_WERROR=ON -DHSIM_SANITIZE=ON -DHSIM_SHARED="$shared"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(pwd)/../tests/lsan.supp \
+# (the path quoted inside the value: the sanitizers split their options at blanks)
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions='$(pwd)/../tests/lsan.supp'" \
   ctest --output-on-failure -j "$jobs")

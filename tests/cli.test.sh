@@ -5,8 +5,10 @@
 # check prints one line; the script exits 1 if any failed.
 set -uo pipefail
 
+[[ $# -eq 3 ]] || { echo "usage: cli.test.sh HSIM SHARED WORKDIR" >&2; exit 2; }
 source "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) # before test_setup's cd
+shared=$(cd "$2" && pwd) || { echo "cli: no shared folder $2" >&2; exit 2; }
 test_setup cli "$1" "$3"
 
 # ---- options ----
@@ -531,11 +533,11 @@ ln -s real "$work/spell/link"
 ln -s later "$work/spell/dangling"
 ln -s ../later2 "$work/spell/sub/rel"
 cd "$work/spell"
-for pair in "real ./real" "real $work/spell/real" "real link" "real .//real/." \
-  "real/new real/./new" "$work/spell/gone/new gone//new" "link/new $work/spell/real/new" \
-  "new gone/../new" "real/new link/x/../new" "later dangling" "dangling/x later/x" \
-  "later2 sub/rel"; do
-  read -r a b <<<"$pair"
+for pair in "real|./real" "real|$work/spell/real" "real|link" "real|.//real/." \
+  "real/new|real/./new" "$work/spell/gone/new|gone//new" "link/new|$work/spell/real/new" \
+  "new|gone/../new" "real/new|link/x/../new" "later|dangling" "dangling/x|later/x" \
+  "later2|sub/rel"; do
+  a=${pair%%|*} b=${pair#*|} # split at '|': $work may hold a blank
   sed -e "s#^output = .*#output = $a#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >a.ini
   sed -e "s#^output = .*#output = $b#" -e "s#^path = .*#path = $work/small.swf#" ../good.ini >b.ini
   run -q a.ini b.ini
@@ -728,7 +730,7 @@ awk '/^## Writing an experiment/ { in_section = 1 }
      in_section && /^```$/ && block { exit }
      block { print }
      in_section && /^```ini$/ { block = 1 }' "$repo/README.md" |
-  sed -e "s#^path = [^;]*#path = $2/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz #" \
+  sed -e "s#^path = [^;]*#path = $shared/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz #" \
       -e "s#^output = [^;]*#output = $work/readme #" -e "s#^max_jobs = 0 #max_jobs = 2000 #" >readme.ini
 check "the README's example INI: found" grep -q '^\[policy easy\]' readme.ini
 run readme.ini

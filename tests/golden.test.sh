@@ -8,6 +8,7 @@
 # copies are written into WORKDIR with the path pointing into SHARED.
 # Prints one line per comparison; exits 1 on any difference.
 set -uo pipefail
+[[ $# -eq 3 ]] || { echo "usage: golden.test.sh HSIM SHARED WORKDIR" >&2; exit 2; }
 
 hsim=$1 shared=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)

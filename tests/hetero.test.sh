@@ -8,6 +8,7 @@
 # conservative backfilling), and the Alibaba GPU-sharing trace on its own
 # node list.  Every check prints one line; the script exits 1 if any failed.
 set -uo pipefail
+[[ $# -eq 3 ]] || { echo "usage: hetero.test.sh HSIM SHARED WORKDIR" >&2; exit 2; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 shared=$(cd "$2" && pwd) || { echo "hetero: no shared folder $2" >&2; exit 2; }

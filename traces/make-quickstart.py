@@ -2,13 +2,14 @@
 """Writes traces/quickstart.swf: 2,000 rigid jobs for a 64-processor machine.
 
 A fixed-seed toy model, good enough to show the policies apart: Poisson
-arrivals (mean 180 s), sizes 1..64 with a preference for powers of two,
+arrivals (mean 2,600 s), sizes 1..64 with a preference for powers of two,
 log-uniform runtimes from 30 s to 12 h, and requested times that
 over-estimate by a factor 1..5 (10% of jobs run into their limit and are
 killed).  Run once; the output is committed so that the quick start needs
 nothing but hsim.
 """
 import math
+import os
 import random
 
 rng = random.Random(20261129)
@@ -41,5 +42,5 @@ for job in range(1, 2001):
     fields = [job, t, -1, run, procs, -1, -1, procs, req, -1, status,
               user, 1, -1, 1, 1, -1, -1]
     lines.append(" ".join(str(f) for f in fields))
-with open("quickstart.swf", "w") as f:
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "quickstart.swf"), "w") as f:
     f.write("\n".join(lines) + "\n")

@@ -8,11 +8,12 @@
 # environment variable BACKFILL (default none).  Prints wall time, jobs per second and peak
 # memory of the whole command (generation, simulation, CSV files).
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+[[ -z ${HSIM:-} ]] || HSIM=$(absolute "$HSIM")
 cd "$(dirname "$0")/../.."
 hsim=${HSIM:-$(pwd)/build/hsim}
 jobs=${1:-1000000}
 placement=${2:-best-fit}
-command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get install time)"; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/cluster.ini" <<INI
@@ -43,7 +44,7 @@ fpgas = 1
 backfill = ${BACKFILL:-none}
 placement = $placement
 INI
-out=$( { /usr/bin/time -f "%e %M" "$hsim" -q "$work/cluster.ini" >/dev/null; } 2>&1 | tail -1)
+out=$(timed "%e %M" "$hsim" -q "$work/cluster.ini")
 secs=${out% *} kb=${out#* }
 ran=$(($(wc -l < "$work/out/cluster-100k/$placement/jobs.csv") - 1))
 awk -v p="$placement" -v j="$ran" -v s="$secs" -v k="$kb" 'BEGIN {

@@ -7,12 +7,14 @@
 # those of -j 1.
 # Usage: tests/bench/bench-threads.sh [2 4]   (after scripts/setup.sh)
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+[[ -z ${HSIM:-} ]] || HSIM=$(absolute "$HSIM")
+[[ -z ${HSIM_SHARED:-} ]] || HSIM_SHARED=$(absolute "$HSIM_SHARED")
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 shared=${HSIM_SHARED:-$(cd .. && pwd)/shared}
 hsim=${HSIM:-$root/build/hsim}
 widths=${*:-2}
-command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get install time)"; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -40,7 +42,7 @@ INI
 run() { # threads
   ini "$work/out$1" >"$work/j$1.ini"
   local out
-  out=$( { /usr/bin/time -f "%e %M" "$hsim" -q -j "$1" "$work/j$1.ini" >/dev/null; } 2>&1 | tail -1)
+  out=$(timed "%e %M" "$hsim" -q -j "$1" "$work/j$1.ini")
   local same=reference
   if [[ $1 != 1 ]]; then
     if diff -r "$work/out1" "$work/out$1" >/dev/null; then same="identical to -j 1"; else same="DIFFERENT from -j 1"; fi

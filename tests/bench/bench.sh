@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench.sh [POLICIES]: speed and memory of whole replays, outside the test run.
 # Prints, for each trace and policy, the wall time of the whole command
-# (reading the gzip trace, simulating, writing jobs.csv and summary.csv),
+# (reading the gzip trace, simulating, writing the CSV files and the chart),
 # jobs per second and peak resident memory.  KTH-SP2 (28,476 jobs, 100
 # processors) and RICC-2010 (447,794 jobs, 8,192 processors) under the given
 # backfilling disciplines (default: none easy conservative), then RICC at
@@ -13,14 +13,21 @@
 # machine other work only ever adds to a run's time (default 1).
 # Usage: tests/bench/bench.sh [none easy conservative]   (after scripts/setup.sh)
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+[[ -z ${HSIM:-} ]] || HSIM=$(absolute "$HSIM")
+[[ -z ${HSIM_SHARED:-} ]] || HSIM_SHARED=$(absolute "$HSIM_SHARED")
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 shared=${HSIM_SHARED:-$(cd .. && pwd)/shared}
 hsim=${HSIM:-$root/build/hsim}
 policies=${*:-none easy conservative}
 runs=${BENCH_RUNS:-1}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_RUNS must be a positive integer"; exit 2; }
-command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get install time)"; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_RUNS must be a positive integer" >&2; exit 2; }
+for bf in $policies; do
+  case $bf in none | easy | conservative) ;;
+  *) echo "bench: unknown backfilling '$bf': expected none, easy or conservative" >&2; exit 2 ;;
+  esac
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -42,7 +49,7 @@ $more
 INI
   local out secs='' kb=0
   for ((r = 0; r < runs; r++)); do
-    out=$( { /usr/bin/time -f "%e %M" "$hsim" -q "$work/$name.ini" >/dev/null; } 2>&1 | tail -1)
+    out=$(timed "%e %M" "$hsim" -q "$work/$name.ini")
     secs=$(awk -v a="$secs" -v b="${out% *}" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
     kb=$(( ${out#* } > kb ? ${out#* } : kb ))
   done

@@ -8,11 +8,14 @@
 # time.  Fails when the two jobs.csv files differ.
 # Usage: tests/bench/compare.sh /tmp/hsim-before build/hsim 5 conservative 200000
 set -euo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+source "$(dirname "$0")/lib.sh"
+[ $# -ge 2 ] || { sed -n '2,9p' "$self" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+a=$(absolute "$1") b=$(absolute "$2") runs=${3:-5} bf=${4:-conservative} max=${5:-0}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "compare: RUNS must be a positive integer, found '$runs'" >&2; exit 2; }
+[[ -z ${HSIM_SHARED:-} ]] || HSIM_SHARED=$(absolute "$HSIM_SHARED")
 cd "$(dirname "$0")/../.."
 shared=${HSIM_SHARED:-$(cd .. && pwd)/shared}
-[ $# -ge 2 ] || { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-a=$1 b=$2 runs=${3:-5} bf=${4:-conservative} max=${5:-0}
-command -v /usr/bin/time >/dev/null || { echo "compare: needs GNU time (apt-get install time)"; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -33,13 +36,17 @@ INI
 done
 
 cpu() { # binary ini: CPU seconds of one run
-  { /usr/bin/time -f "%U %S" "$1" -q "$2" >/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }'
+  local t
+  t=$(timed "%U %S" "$1" -q "$2") || return
+  awk '{ print $1 + $2 }' <<<"$t"
 }
 
 ta=() tb=()
 for _ in $(seq "$runs"); do
-  ta+=("$(cpu "$a" "$work/a.ini")")
-  tb+=("$(cpu "$b" "$work/b.ini")")
+  t=$(cpu "$a" "$work/a.ini") # a plain assignment: a failed run stops the script
+  ta+=("$t")
+  t=$(cpu "$b" "$work/b.ini")
+  tb+=("$t")
 done
 summary() { # name times...: least and median
   local name=$1

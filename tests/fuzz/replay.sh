@@ -24,7 +24,7 @@ head -n 40 "$source_dir/traces/quickstart.swf" > "$work/main/experiments/t.swf"
 
 # Temporary files of the targets, and the leak of hwloc's that is not hsim's.
 export TMPDIR=$work/tmp
-export LSAN_OPTIONS=suppressions=$here/lsan.supp
+export LSAN_OPTIONS="suppressions='$here/lsan.supp'" # quoted: options split at blanks
 export UBSAN_OPTIONS=print_stacktrace=1
 
 failed=0

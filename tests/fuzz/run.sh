@@ -66,7 +66,7 @@ gpu_seed 4 "$gpu/gavel-philly/throughputs.csv"
 
 # As in replay.sh: temporary files in build-fuzz, hwloc's own leak ignored.
 export TMPDIR=$work/tmp
-export LSAN_OPTIONS=suppressions=$here/lsan.supp
+export LSAN_OPTIONS="suppressions='$here/lsan.supp'" # quoted: options split at blanks
 export UBSAN_OPTIONS=print_stacktrace=1
 
 failed=0
