@@ -323,6 +323,48 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
     }
 }
 
+static void release_job(run_t *r, int32_t job);
+
+/* Releases, ahead of their termination events, the resources of the
+   running jobs whose planned end is now at the latest: the scheduler
+   already counts them free (pyss's convention), and those jobs end now,
+   their terminations still to come in this instant (a job is released
+   only if it does end now).  1 when it released any.  O(jobs ending
+   now). */
+static int settle_ending(run_t *r)
+{
+    int any = 0;
+    if (r->ordered) {
+        for (size_t i = r->running_first; i < r->n_running && r->running[i].est_end <= r->now;
+             i++) {
+            int32_t job = r->running[i].job;
+            if (job >= 0 && r->allocs[job].n > 0 && r->out[job].end <= r->now) {
+                release_job(r, job);
+                any = 1;
+            }
+        }
+        return any;
+    }
+    /* unordered: the heap's entries that end by now, a subtree each */
+    size_t stack[64], n = 0;
+    if (r->ends.n > 0)
+        stack[n++] = 0;
+    while (n > 0) {
+        size_t i = stack[--n];
+        if (i >= r->ends.n || r->ends.ev[i].time > r->now)
+            continue;
+        int32_t job = r->ends.ev[i].job;
+        if (r->allocs[job].n > 0 && r->out[job].end <= r->now) {
+            release_job(r, job);
+            any = 1;
+        }
+        HSIM_ASSERT(n + 2 <= sizeof stack / sizeof stack[0]);
+        stack[n++] = 2 * i + 1;
+        stack[n++] = 2 * i + 2;
+    }
+    return any;
+}
+
 /* Places job on the cluster and takes its resources; *speed gets the speed
    of its slowest part.  0, HSIM_NOFIT or HSIM_ENOMEM. */
 static int place_job(run_t *r, int32_t job, double *speed)
@@ -333,6 +375,10 @@ static int place_job(run_t *r, int32_t job, double *speed)
     hsim_alloc_t *a = &r->allocs[job];
     a->n = 0;
     int rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
+    if (rc == HSIM_NOFIT && settle_ending(r)) {
+        a->n = 0;
+        rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
+    }
     if (rc == HSIM_NOFIT && r->n_placed == 0) {
         /* A layout the policy cannot find even on the idle cluster (a
            memory split that its node order cannot fit): the one the
@@ -362,10 +408,13 @@ static int place_job(run_t *r, int32_t job, double *speed)
     return 0;
 }
 
-/* Gives the job's resources back and counts what it used. */
+/* Gives the job's resources back and counts what it used; nothing when
+   settle_ending() gave them back already. */
 static void release_job(run_t *r, int32_t job)
 {
     hsim_alloc_t *a = &r->allocs[job];
+    if (a->n == 0)
+        return;
     double secs = (double)(r->now - r->out[job].start) / HSIM_SECOND;
     for (size_t i = 0; i < a->n; i++) {
         const hsim_part_t *p = &a->parts[i];
