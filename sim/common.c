@@ -155,7 +155,9 @@ void *hsim_realloc(void *ptr, size_t size)
     if (len && size <= len)
         return ptr; /* it stays mapped when it shrinks */
     if (len || size >= LARGE_BLOCK) {
-        void *q = map_large(size);
+        /* a mapped block grows at least twofold, so that a caller growing
+           it by a little at a time (libcsv) does not copy it each time */
+        void *q = map_large(len && size < 2 * len ? 2 * len : size);
         if (!q && len)
             q = malloc(size);
         if (q) {

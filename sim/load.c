@@ -210,8 +210,9 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
             if (cls < 0) {
                 gsl_rng_free(rng);
                 return hsim_errf(e, HSIM_EINPUT,
-                                 "%s: class_by %s gives more than %d classes", c->path,
-                                 prefix, HSIM_MAX_CLASSES);
+                                 "%s:%lld: class_by %s gives this job the class %s: expected at "
+                                 "most %d classes in all", c->trace, (long long)j->line, prefix,
+                                 name, HSIM_MAX_CLASSES);
             }
             j->job_class = (int16_t)cls;
         }

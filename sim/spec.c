@@ -84,8 +84,10 @@ static int alibaba_types(const hsim_config_t *c, hsim_node_type_t *types, size_t
             t++;
         if (t == *nt) {
             if (t == HSIM_MAX_NODE_TYPES) {
-                rc = hsim_errf(e, HSIM_EINPUT, "%s: more than %d node shapes", c->alibaba_nodes,
-                               HSIM_MAX_NODE_TYPES);
+                rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: this node's shape would be node type "
+                               "%zu: expected at most %d node types in all ([nodes] sections "
+                               "and the list's shapes)", c->alibaba_nodes,
+                               (long long)a->line, t + 1, HSIM_MAX_NODE_TYPES);
                 break;
             }
             hsim_node_type_t *ty = &types[t];

@@ -812,6 +812,33 @@ static void test_spec_node_list_shapes(void)
     CU_ASSERT_STRING_EQUAL(s.types[1].gpu_model, "");
     hsim_spec_free(&s);
     hsim_workload_free(&w);
+
+    /* 32 types in all: a [nodes] type and 31 shapes build, a 32nd shape is
+       an error at its row (it named no line) */
+    for (int shapes = 31; shapes <= 32; shapes++) {
+        char list[4096] = "sn,cpu_milli,memory_mib,gpu,model\n";
+        for (int i = 1; i <= shapes; i++) {
+            char row[64];
+            snprintf(row, sizeof row, "n%d,%d,1024,0,\nm%d,%d,1024,0,\n", i, 1000 * i, i,
+                     1000 * i);
+            strcat(list, row);
+        }
+        hsim_test_write_file(path, list);
+        hsim_workload_init(&w);
+        rc = build(text, &s, &e);
+        if (shapes == 31) {
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc == 0)
+                hsim_spec_free(&s);
+        } else {
+            char at[4200];
+            snprintf(at, sizeof at, "%s:64: this node's shape would be node type 33", path);
+            CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
+            CU_ASSERT_TRUE(hsim_test_message_ok(e.msg, at, "expected at most 32 node types",
+                                                NULL, NULL));
+        }
+        hsim_workload_free(&w);
+    }
     remove(path);
     remove(dir);
     free(dir);

@@ -690,6 +690,50 @@ static void test_nul_byte(void)
     }
 }
 
+/* A row longer than HSIM__ROW_MAX is an error at the line it starts on,
+   quoted (an unclosed quote makes the rest of the file one field) or not;
+   one byte shorter reads (a gzip file of one 1 GB row kept hsim busy for
+   a minute and a half, and took 2 GB). */
+static void test_long_rows(void)
+{
+    size_t size = HSIM__ROW_MAX + 256;
+    char *text = malloc(size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    static const char tail[] = ",5,20,2\n";
+    for (int quoted = 0; quoted <= 1; quoted++) {
+        size_t head = (size_t)snprintf(text, size, EF_HEADER "a,0,10,1\n");
+        /* a row of HSIM__ROW_MAX bytes, its newline included: it reads */
+        size_t id = HSIM__ROW_MAX - (sizeof tail - 1);
+        memset(text + head, 'x', id);
+        if (quoted)
+            text[head] = text[head + id - 1] = '"';
+        memcpy(text + head + id, tail, sizeof tail);
+        hsim_workload_t w;
+        hsim_err_t e = {{0}};
+        int rc = read_text(ELASTICFLOW, text, NULL, &w, &e);
+        if (rc)
+            fprintf(stderr, "\n%.200s\n", e.msg);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_EQUAL(w.n_jobs, 2);
+        hsim_workload_free(&w);
+        /* one byte more */
+        memset(text + head, 'x', id + 1);
+        if (quoted)
+            text[head] = text[head + id] = '"';
+        memcpy(text + head + id + 1, tail, sizeof tail);
+        expect_bad(ELASTICFLOW, text, "x.csv:3: a row longer than 1048576 bytes", NULL);
+    }
+    /* an unclosed quote: the rest of the file is one field */
+    size_t head = (size_t)snprintf(text, size, EF_HEADER "\"a,0,10,1\n");
+    size_t at = head;
+    for (; at + 10 < size; at += 9)
+        memcpy(text + at, "b,5,20,2\n", 9);
+    text[at] = '\0';
+    expect_bad(ELASTICFLOW, text, "x.csv:2: a row longer than 1048576 bytes",
+               "an unclosed quote?");
+    free(text);
+}
+
 static void test_elasticflow_layout(void)
 {
     /* columns by name, CRLF, a quoted id, blank lines, a last line without
@@ -1093,6 +1137,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_elasticflow_first_jobs);
     HSIM_TEST(s, test_byte_order_mark);
     HSIM_TEST(s, test_nul_byte);
+    HSIM_TEST(s, test_long_rows);
     HSIM_TEST(s, test_field_int_limits);
     HSIM_TEST(s, test_elasticflow_whole_files);
     HSIM_TEST(s, test_elasticflow_bad_rows);

@@ -185,9 +185,12 @@ static void test_class_limit(void)
             if (rc == 0)
                 hsim_workload_free(&w);
         } else {
+            /* at the trace line of the job that needs the 257th class */
             CU_ASSERT_EQUAL(rc, HSIM_EINPUT);
-            if (!hsim_test_message_ok(e.msg, ini, "class_by app gives more than 256 classes",
-                                      NULL, NULL))
+            char at[HSIM_PATH_MAX + 16];
+            snprintf(at, sizeof at, "%s/t.swf:258", dir);
+            if (!hsim_test_message_ok(e.msg, at, "class_by app gives this job the class app1257",
+                                      "expected at most 256 classes in all", NULL))
                 CU_FAIL("error message");
         }
     }

@@ -227,6 +227,7 @@ static int node_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     node.cpu_milli = (int32_t)cpu;
     node.memory_mib = mem;
     node.gpus = (int32_t)gpus;
+    node.line = r->line;
     if (hsim_grow(&st->nodes, &st->cap, st->n + 1, sizeof *st->nodes))
         return HSIM_ENOMEM;
     st->nodes[st->n++] = node;

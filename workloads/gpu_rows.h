@@ -25,12 +25,15 @@ typedef struct hsim__row {
    reading (not an error), or a negative HSIM_E* code. */
 typedef int (*hsim__row_cb)(void *ctx, const hsim__row_t *row, hsim_err_t *e);
 
+/* The longest row, bytes (the SWF reader's lines hold 256 KiB). */
+#define HSIM__ROW_MAX (1 << 20)
+
 /*
  * Reads path (gzip or plain) and calls cb for each non-blank row.  delim is
  * ',' (CSV with '"' quoting) or '\t' (no quoting: Gavel's commands are shell
  * text).  Returns 0, cb's negative code, HSIM_EIO (e: "path: cannot open"
- * or "path:LINE: read error") or HSIM_ENOMEM.  O(bytes); memory O(longest
- * row).
+ * or "path:LINE: read error"), HSIM_EINPUT for a row longer than
+ * HSIM__ROW_MAX bytes, or HSIM_ENOMEM.  O(bytes); memory O(longest row).
  */
 int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
                     void *ctx, hsim_err_t *e);

@@ -33,6 +33,7 @@ typedef struct reader {
     int64_t start_line;   /* line the next row would start on */
     int64_t row_line;     /* line the current row started on, 0 = none */
     int64_t rows;         /* rows handed to cb so far */
+    size_t row_bytes;     /* bytes fed since the last row ended */
     char *text;           /* the current row's fields, each NUL-ended */
     size_t len, cap_text; /* bytes used / allocated in text */
     size_t *offs;         /* start of each field in text */
@@ -80,6 +81,7 @@ static void on_row_end(int c, void *data)
     r->rc = r->cb(r->ctx, &row, r->e);
     r->row_line = 0;
     r->len = r->n = 0;
+    r->row_bytes = 0;
 }
 
 /* libcsv's parser state between rows (ROW_NOT_BEGUN in libcsv.c). */
@@ -92,6 +94,15 @@ static void feed(reader_t *r, struct csv_parser *p, const char *s, size_t len,
 {
     if (*at_line_start && p->pstate == CSV_ROW_NOT_BEGUN)
         r->start_line = r->line;
+    /* a row of no real trace is this long: an unclosed quote, or no text
+       file (libcsv would grow its field 128 bytes at a time) */
+    r->row_bytes += len;
+    if (r->row_bytes > HSIM__ROW_MAX) {
+        r->rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: a row longer than %d bytes: expected a "
+                          "CSV row (an unclosed quote?)", r->path,
+                          (long long)(r->row_line ? r->row_line : r->start_line), HSIM__ROW_MAX);
+        return;
+    }
     size_t done = csv_parse(p, s, len, on_field, on_row_end, r);
     if (done != len && !r->rc)
         r->rc = csv_error(p) == CSV_ENOMEM ? HSIM_ENOMEM

@@ -179,6 +179,7 @@ typedef struct hsim_alibaba_node {
     int32_t gpus;         /* GPUs, >= 0 */
     char model[16];       /* GPU model ("T4", "V100M32", ...); "" for none
                              (empty or "nan" in the file) */
+    int64_t line;         /* its row's line in the file, for messages */
 } hsim_alibaba_node_t;
 
 /*
