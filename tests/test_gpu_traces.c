@@ -635,6 +635,11 @@ static void test_elasticflow_bad_rows(void)
                "x.csv:1: expected a header with column 'job_id'",
                "found 'fb10987f-20ac,2000581,1532,1'");
     expect_bad(ELASTICFLOW, "", ":1: expected a header", "empty file");
+    /* a column named twice: which one would hold? (the first did, without
+       a word) */
+    expect_bad(ELASTICFLOW, "job_id,submission_time,duration,num_gpu,num_gpu\na,0,10,1,8\n",
+               "x.csv:1: column 'num_gpu' given twice in the header (fields 4 and 5)",
+               "expected it once");
     /* a quoted id spanning two lines: the row is on line 2, the next on 4 */
     expect_bad(ELASTICFLOW, EF_HEADER "\"a,\nb\",5,2,1\nc,5,2,x\n",
                "x.csv:4: field 4 (num_gpu): expected an integer, found 'x'", NULL);

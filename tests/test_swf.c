@@ -409,6 +409,13 @@ static void test_bad_header_integer(void)
     CU_ASSERT_EQUAL(big.header.max_procs, INT32_MAX);
     CU_ASSERT_EQUAL(big.header.max_jobs, 3000000000LL);
     hsim_swf_trace_free(&big);
+    /* a header given again must agree: the last one held (8 processors, 55
+       of 100 jobs rejected, exit 0) */
+    expect_error("; MaxProcs: 64\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n; MaxProcs: 8\n",
+                 "in.swf:3:", "header 'MaxProcs' given again", "expected 64, as above");
+    hsim_swf_trace_t again = parse_ok("; MaxProcs: 64\n; MaxProcs: 64\n; Note: a\n; Note: b\n");
+    CU_ASSERT_EQUAL(again.header.max_procs, 64);
+    hsim_swf_trace_free(&again);
     /* lines ended by CR alone: one comment line that held the whole file
        ("0 jobs") */
     expect_error("; Version: 2.2\r; MaxProcs: 8\r1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 "

@@ -191,6 +191,12 @@ int hsim__header_find(const hsim__row_t *r, const hsim__column_t *cols,
                 index[c] = (int)i;
                 break;
             }
+        for (size_t i = index[c] >= 0 ? (size_t)index[c] + 1 : r->n; i < r->n; i++)
+            if (!strcmp(r->f[i], cols[c].name)) /* which one would hold? */
+                return hsim_errf(e, HSIM_EINPUT, "%s:%lld: column '%s' given twice in the "
+                                 "header (fields %d and %zu): expected it once",
+                                 r->path, (long long)r->line, cols[c].name, index[c] + 1,
+                                 i + 1);
         if (index[c] >= 0 || !cols[c].required)
             continue;
         char found[160];

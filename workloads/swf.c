@@ -117,7 +117,14 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
             return hsim_errf(e, HSIM_EINPUT,
                              "%s:%lld: header '%s': expected a count up to %lld, found '%.40s'",
                              name, (long long)lineno, numeric[i].key, numeric[i].max, value);
-        *(int64_t *)((char *)h + numeric[i].offset) = v;
+        int64_t *field = (int64_t *)((char *)h + numeric[i].offset);
+        if ((h->numeric_seen & 1u << i) && *field != v) /* which one would hold? */
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%lld: header '%s' given again: expected %lld, as above, found "
+                             "'%.40s'", name, (long long)lineno, numeric[i].key,
+                             (long long)*field, value);
+        h->numeric_seen |= 1u << i;
+        *field = v;
         return 0;
     }
     if (klen == 14 && !strncmp(s, "TimeZoneString", 14))

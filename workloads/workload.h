@@ -29,6 +29,8 @@ typedef struct hsim_swf_header {
     char note[256];           /* Note written by hsim_swf_write (generator
                                  and seed of a synthetic workload), "" when
                                  absent; the reader does not fill it */
+    unsigned numeric_seen;    /* the reader's: which numeric keys it read
+                                 (a repeat must agree) */
 } hsim_swf_header_t;
 
 #define HSIM_MAX_MODELS 32      /* GPU models a workload can name */
