@@ -145,6 +145,8 @@ int hsim__rows_read(const char *path, unsigned char delim, hsim__row_cb cb,
         csv_set_quote(&p, '\0'); /* a text file holds no NUL: no quoting */
     csv_set_realloc_func(&p, hsim_realloc);
     csv_set_free_func(&p, hsim_free);
+    csv_set_blk_size(&p, 1 << 16); /* its field grows by this much: 128
+                                      bytes by default, a copy per 128 */
     reader_t r = {.path = path, .cb = cb, .ctx = ctx, .e = e, .line = 1, .start_line = 1};
     int at_line_start = 1, after_cr = 0, first = 1;
     while (!r.rc) {
