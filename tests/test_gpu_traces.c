@@ -728,6 +728,18 @@ static void test_long_rows(void)
         memcpy(text + head + id + 1, tail, sizeof tail);
         expect_bad(ELASTICFLOW, text, "x.csv:3: a row longer than 1048576 bytes", NULL);
     }
+    /* blank lines between rows belong to no row (they were counted into
+       the next one: a million of them made an 8-byte row too long) */
+    size_t at0 = (size_t)snprintf(text, size, EF_HEADER "a,0,10,1\n");
+    memset(text + at0, '\n', HSIM__ROW_MAX);
+    snprintf(text + at0 + HSIM__ROW_MAX, size - at0 - HSIM__ROW_MAX, "b,5,20,2\n");
+    {
+        hsim_workload_t w;
+        hsim_err_t e = {{0}};
+        CU_ASSERT_EQUAL(read_text(ELASTICFLOW, text, NULL, &w, &e), 0);
+        CU_ASSERT_EQUAL(w.n_jobs, 2);
+        hsim_workload_free(&w);
+    }
     /* an unclosed quote: the rest of the file is one field */
     size_t head = (size_t)snprintf(text, size, EF_HEADER "\"a,0,10,1\n");
     size_t at = head;

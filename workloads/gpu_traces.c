@@ -112,6 +112,8 @@ static void feed(reader_t *r, struct csv_parser *p, const char *s, size_t len,
     int crlf_end = *after_cr && len == 1 && last == '\n';
     *after_cr = last == '\r';
     *at_line_start = last == '\n' || last == '\r';
+    if (*at_line_start && p->pstate == CSV_ROW_NOT_BEGUN)
+        r->row_bytes = 0; /* a blank line: no row ended, none goes on */
     if (*at_line_start && !crlf_end)
         r->line++;
 }

@@ -101,7 +101,8 @@ static void check_jobs(const hsim_workload_t *w, int32_t machine, const char *pr
                preset, w->n_jobs, w->n_rejected, w->n_input);
     for (size_t i = 0; i < w->n_jobs; i++) {
         const hsim_job_t *j = &w->jobs[i];
-        FUZZ_CHECK(j->submit >= 0 && j->runtime > 0 && j->estimate > 0 && j->think >= 0,
+        FUZZ_CHECK(j->submit >= 0 && j->runtime > 0 && j->estimate > 0 &&
+                       (j->think >= 0 || j->think == -1), /* -1: unknown */
                    "%s: job %lld (line %lld): submit %lld runtime %lld estimate %lld think %lld",
                    preset, (long long)j->id, (long long)j->line, (long long)j->submit,
                    (long long)j->runtime, (long long)j->estimate, (long long)j->think);
