@@ -329,8 +329,9 @@ static void release_job(run_t *r, int32_t job);
    running jobs whose planned end is now at the latest: the scheduler
    already counts them free (pyss's convention), and those jobs end now,
    their terminations still to come in this instant (a job is released
-   only if it does end now).  1 when it released any.  O(jobs ending
-   now). */
+   only if it does end now).  So every placement sees them free: first-fit
+   takes the lowest nodes, pack the fewest.  1 when it released any.
+   O(jobs ending now). */
 static int settle_ending(run_t *r)
 {
     int any = 0;
@@ -374,11 +375,8 @@ static int place_job(run_t *r, int32_t job, double *speed)
     hsim_engine_request(r->w, j, r->model_map, &q);
     hsim_alloc_t *a = &r->allocs[job];
     a->n = 0;
+    settle_ending(r); /* placement sees what the scheduler saw free */
     int rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
-    if (rc == HSIM_NOFIT && settle_ending(r)) {
-        a->n = 0;
-        rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
-    }
     if (rc == HSIM_NOFIT && r->n_placed == 0) {
         /* A layout the policy cannot find even on the idle cluster (a
            memory split that its node order cannot fit): the one the

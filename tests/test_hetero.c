@@ -366,8 +366,9 @@ static void test_class_never_runs_where_forbidden(void)
  *   J1 runtime 300 > estimate 100 -> a: cut at 100 / 2: [0, 50], killed.
  *   J2 same -> b: cut at 100: [0, 100], killed.
  *   J3 runtime 100 = estimate -> a at 50: [50, 100], ran.
- *   J4 runtime 80, estimate 100, killed in the trace -> b at 100: [100, 180],
- *      reported killed.
+ *   J4 runtime 80, estimate 100, killed in the trace -> a at 100, where J3
+ *      ends at that instant (free for placement as for the scheduler, and a
+ *      is first-fit's first node): [100, 140], reported killed.
  */
 static void test_kill_limit(void)
 {
@@ -383,7 +384,7 @@ static void test_kill_limit(void)
     hsim_err_t e;
     CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, "none", "first-fit", HSIM_PACK, out, NULL, &e), 0);
     const expect_t x[] = {{1, 0, 50 * S, 0}, {2, 0, 100 * S, 1}, {3, 50 * S, 100 * S, 0},
-                          {4, 100 * S, 180 * S, 1}};
+                          {4, 100 * S, 140 * S, 0}};
     check(&w, out, x, 4, "kill limit");
     CU_ASSERT_EQUAL(out[0].fate, HSIM_FATE_KILLED);
     CU_ASSERT_EQUAL(out[1].fate, HSIM_FATE_KILLED);
@@ -1056,6 +1057,45 @@ static void test_one_node_is_a_pool(void)
     CU_ASSERT_EQUAL(runs, 60 * 16);
 }
 
+/*
+ * A job whose estimate ends now is free for placement as it is for the
+ * scheduler, before its termination is handled, whether the placement
+ * would fail without it or not: first-fit takes the lowest nodes, and the
+ * fast node a slow one would otherwise stand in for (it was released only
+ * when the placement failed: job 2 went to node 1, and to the slow node).
+ */
+static void test_ending_jobs_free_for_placement(void)
+{
+    rig_t r;
+    hsim_node_type_t two[] = {ntype("n", 2, 4, 0, NULL, 1.0)};
+    rig_init(&r, two, 1, 0);
+    hsim_workload_init(&w);
+    add(&w, 1, 0, 4, 10, 10);
+    add(&w, 2, 10, 4, 5, 5);
+    hsim_outcome_t out[3];
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, "none", "first-fit", HSIM_PACK, out, NULL, &e), 0);
+    const expect_t lowest[] = {{1, 0, 10 * S, 0}, {2, 10 * S, 15 * S, 0}};
+    check(&w, out, lowest, 2, "first-fit at an end");
+    hsim_workload_free(&w);
+
+    hsim_node_type_t speeds[] = {ntype("fast", 1, 4, 0, NULL, 2.0),
+                                 ntype("slow", 1, 4, 0, NULL, 1.0)};
+    rig_init(&r, speeds, 2, 0);
+    hsim_workload_init(&w);
+    add(&w, 1, 0, 4, 20, 20);
+    add(&w, 2, 10, 4, 20, 20);
+    add(&w, 3, 25, 8, 5, 5);
+    for (int s = 0; s < 2; s++) {
+        const char *sched = s ? "easy" : "none";
+        CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, sched, "first-fit", HSIM_PACK, out, NULL, &e), 0);
+        const expect_t fast[] = {{1, 0, 10 * S, 0}, {2, 10 * S, 20 * S, 0},
+                                 {3, 25 * S, 30 * S, 0}}; /* on both: at the slow one's speed */
+        check(&w, out, fast, 3, sched);
+    }
+    hsim_workload_free(&w);
+}
+
 static void test_determinism_fcfs(void) { determinism_for("none"); }
 static void test_determinism_easy(void) { determinism_for("easy"); }
 
@@ -1082,6 +1122,7 @@ void hsim_test_register(void)
     HSIM_TEST(pl, test_head_blocked_by_placement);
     HSIM_TEST(pl, test_conservative_deferred_early_end);
     HSIM_TEST(pl, test_one_node_is_a_pool);
+    HSIM_TEST(pl, test_ending_jobs_free_for_placement);
     HSIM_TEST(pl, test_fractional_gpus);
     CU_pSuite st = hsim_test_suite("hetero-stats");
     HSIM_TEST(st, test_busy_times_and_stats);
