@@ -330,21 +330,17 @@ static void release_job(run_t *r, int32_t job);
    already counts them free (pyss's convention), and those jobs end now,
    their terminations still to come in this instant (a job is released
    only if it does end now).  So every placement sees them free: first-fit
-   takes the lowest nodes, pack the fewest.  1 when it released any.
-   O(jobs ending now). */
-static int settle_ending(run_t *r)
+   takes the lowest nodes, pack the fewest.  O(jobs ending now). */
+static void settle_ending(run_t *r)
 {
-    int any = 0;
     if (r->ordered) {
         for (size_t i = r->running_first; i < r->n_running && r->running[i].est_end <= r->now;
              i++) {
             int32_t job = r->running[i].job;
-            if (job >= 0 && r->allocs[job].n > 0 && r->out[job].end <= r->now) {
-                release_job(r, job);
-                any = 1;
-            }
+            if (job >= 0 && r->out[job].end <= r->now)
+                release_job(r, job); /* nothing when released already */
         }
-        return any;
+        return;
     }
     /* unordered: the heap's entries that end by now, a subtree each */
     size_t stack[64], n = 0;
@@ -355,15 +351,12 @@ static int settle_ending(run_t *r)
         if (i >= r->ends.n || r->ends.ev[i].time > r->now)
             continue;
         int32_t job = r->ends.ev[i].job;
-        if (r->allocs[job].n > 0 && r->out[job].end <= r->now) {
+        if (r->out[job].end <= r->now)
             release_job(r, job);
-            any = 1;
-        }
         HSIM_ASSERT(n + 2 <= sizeof stack / sizeof stack[0]);
         stack[n++] = 2 * i + 1;
         stack[n++] = 2 * i + 2;
     }
-    return any;
 }
 
 /* Places job on the cluster and takes its resources; *speed gets the speed
