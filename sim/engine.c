@@ -325,6 +325,19 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
 
 static void release_job(run_t *r, int32_t job);
 
+/* Releases the jobs of heap r->ends at or below slot i that end by now,
+   as ending_by() counts them (see settle_ending()). */
+static void settle_heap(run_t *r, size_t i)
+{
+    const hsim_rheap_t *h = &r->ends;
+    if (i >= h->n || h->ev[i].time > r->now)
+        return;
+    if (r->out[h->ev[i].job].end <= r->now)
+        release_job(r, h->ev[i].job); /* nothing when released already */
+    settle_heap(r, 2 * i + 1);
+    settle_heap(r, 2 * i + 2);
+}
+
 /* Releases, ahead of their termination events, the resources of the
    running jobs whose planned end is now at the latest: the scheduler
    already counts them free (pyss's convention), and those jobs end now,
@@ -333,29 +346,14 @@ static void release_job(run_t *r, int32_t job);
    takes the lowest nodes, pack the fewest.  O(jobs ending now). */
 static void settle_ending(run_t *r)
 {
-    if (r->ordered) {
-        for (size_t i = r->running_first; i < r->n_running && r->running[i].est_end <= r->now;
-             i++) {
-            int32_t job = r->running[i].job;
-            if (job >= 0 && r->out[job].end <= r->now)
-                release_job(r, job); /* nothing when released already */
-        }
+    if (!r->ordered) {
+        settle_heap(r, 0);
         return;
     }
-    /* unordered: the heap's entries that end by now, a subtree each */
-    size_t stack[64], n = 0;
-    if (r->ends.n > 0)
-        stack[n++] = 0;
-    while (n > 0) {
-        size_t i = stack[--n];
-        if (i >= r->ends.n || r->ends.ev[i].time > r->now)
-            continue;
-        int32_t job = r->ends.ev[i].job;
-        if (r->out[job].end <= r->now)
+    for (size_t i = r->running_first; i < r->n_running && r->running[i].est_end <= r->now; i++) {
+        int32_t job = r->running[i].job;
+        if (job >= 0 && r->out[job].end <= r->now)
             release_job(r, job);
-        HSIM_ASSERT(n + 2 <= sizeof stack / sizeof stack[0]);
-        stack[n++] = 2 * i + 1;
-        stack[n++] = 2 * i + 2;
     }
 }
 
