@@ -190,17 +190,16 @@ int hsim__header_find(const hsim__row_t *r, const hsim__column_t *cols,
 {
     for (size_t c = 0; c < count; c++) {
         index[c] = -1;
-        for (size_t i = 0; i < r->n; i++)
-            if (!strcmp(r->f[i], cols[c].name)) {
-                index[c] = (int)i;
-                break;
-            }
-        for (size_t i = index[c] >= 0 ? (size_t)index[c] + 1 : r->n; i < r->n; i++)
-            if (!strcmp(r->f[i], cols[c].name)) /* which one would hold? */
+        for (size_t i = 0; i < r->n; i++) {
+            if (strcmp(r->f[i], cols[c].name))
+                continue;
+            if (index[c] >= 0) /* which one would hold? */
                 return hsim_errf(e, HSIM_EINPUT, "%s:%lld: column '%s' given twice in the "
                                  "header (fields %d and %zu): expected it once",
                                  r->path, (long long)r->line, cols[c].name, index[c] + 1,
                                  i + 1);
+            index[c] = (int)i;
+        }
         if (index[c] >= 0 || !cols[c].required)
             continue;
         char found[160];
