@@ -349,15 +349,33 @@ static long synthetic_pus(const char *s, long cap)
     return pus;
 }
 
+/* What spec names after its prefix, blanks skipped; *is_xml says which
+   prefix.  NULL for a spec of neither prefix. */
+static const char *spec_arg(const char *spec, int *is_xml)
+{
+    const char *arg;
+    if (!strncmp(spec, SYNTHETIC_PREFIX, strlen(SYNTHETIC_PREFIX))) {
+        arg = spec + strlen(SYNTHETIC_PREFIX);
+        *is_xml = 0;
+    } else if (!strncmp(spec, XML_PREFIX, strlen(XML_PREFIX))) {
+        arg = spec + strlen(XML_PREFIX);
+        *is_xml = 1;
+    } else {
+        return NULL;
+    }
+    while (*arg == ' ' || *arg == '\t')
+        arg++;
+    return arg;
+}
+
 int hsim_topology_file(const char *spec, const char *base_dir, char *out, size_t size)
 {
     if (size)
         out[0] = '\0';
-    if (!spec || strncmp(spec, XML_PREFIX, strlen(XML_PREFIX)))
+    int is_xml = 0;
+    const char *file = spec ? spec_arg(spec, &is_xml) : NULL;
+    if (!file || !is_xml)
         return 0;
-    const char *file = spec + strlen(XML_PREFIX);
-    while (*file == ' ' || *file == '\t')
-        file++;
     char *path = resolve_path(base_dir, file);
     if (!path)
         return HSIM_ENOMEM;
@@ -376,22 +394,13 @@ int hsim_topology_load(const char *spec, const char *base_dir, const char *where
     if (!spec)
         spec = "";
 
-    const char *arg;
     int is_xml;
-    if (!strncmp(spec, SYNTHETIC_PREFIX, strlen(SYNTHETIC_PREFIX))) {
-        arg = spec + strlen(SYNTHETIC_PREFIX);
-        is_xml = 0;
-    } else if (!strncmp(spec, XML_PREFIX, strlen(XML_PREFIX))) {
-        arg = spec + strlen(XML_PREFIX);
-        is_xml = 1;
-    } else {
+    const char *arg = spec_arg(spec, &is_xml);
+    if (!arg)
         return hsim_errf(e, HSIM_EINPUT,
                          "%s: unknown topology '%s': expected 'synthetic:<hwloc synthetic "
                          "description>' or 'xml:<file>'",
                          where, spec);
-    }
-    while (*arg == ' ' || *arg == '\t')
-        arg++;
     if (!*arg)
         return hsim_errf(e, HSIM_EINPUT, "%s: topology '%s': expected %s after '%s', found nothing",
                          where, spec, is_xml ? "a file name" : "an hwloc synthetic description",
