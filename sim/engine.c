@@ -74,7 +74,8 @@ typedef struct run {
     hsim_cluster_t cluster;    /* the ledger */
     int has_cluster;
     void *place_state;
-    void *fallback_state;   /* first-fit, packed: see place_job() */
+    const hsim_placement_t *fallback; /* first-fit, packed: see place_job() */
+    void *fallback_state;
     size_t n_placed;        /* jobs holding resources on the cluster */
     hsim_alloc_t *allocs;      /* allocation of each running job */
     hsim_time_t *est_end;      /* planned end of each running job */
@@ -374,7 +375,7 @@ static int place_job(run_t *r, int32_t job, double *speed)
            rejection check found, hsim_spec_reject_impossible()'s, so that a
            job that passed it never waits for ever. */
         a->n = 0;
-        rc = hsim_placement_find("first-fit")->place(r->fallback_state, &r->cluster, &q, a);
+        rc = r->fallback->place(r->fallback_state, &r->cluster, &q, a);
     }
     if (rc)
         return rc;
@@ -685,8 +686,8 @@ static int setup_cluster(run_t *r)
     if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs)
         return HSIM_ENOMEM;
     hsim_engine_model_map(r->w, &r->cluster, r->model_map);
-    if ((rc = hsim_placement_find("first-fit")->create(&r->cluster, HSIM_PACK,
-                                                      &r->fallback_state)))
+    r->fallback = hsim_placement_find("first-fit");
+    if ((rc = r->fallback->create(&r->cluster, HSIM_PACK, &r->fallback_state)))
         return rc;
     return r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state);
 }
@@ -800,7 +801,7 @@ static void teardown(run_t *r)
         if (r->place_state)
             r->cfg->placement->destroy(r->place_state);
         if (r->fallback_state)
-            hsim_placement_find("first-fit")->destroy(r->fallback_state);
+            r->fallback->destroy(r->fallback_state);
         for (size_t i = 0; r->allocs && i < r->w->n_jobs; i++)
             hsim_alloc_free(&r->allocs[i]);
         hsim_cluster_free(&r->cluster);
