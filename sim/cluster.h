@@ -128,9 +128,9 @@ typedef struct hsim_cluster {
     int64_t total_gpus;
     double total_mem;       /* MiB, in a double: 10^7 nodes of up to
                                HSIM_NODE_MEM_MAX_MB would pass int64_t */
+    int64_t total_fpgas;
     int64_t free_cores;     /* sums of the nodes' free_cores... */
     int64_t free_gpus;      /* ...and free_gpus (whole GPUs) */
-    int64_t total_fpgas;
 } hsim_cluster_t;
 
 /* Builds the ledger for types[0..n) (all resources free).  0 or HSIM_ENOMEM.
