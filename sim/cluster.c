@@ -100,7 +100,7 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         c->type_model[t] = -1;
         if (types[t].gpus > 0 && types[t].gpu_model[0]) {
             int m = hsim_cluster_model(c, types[t].gpu_model);
-            if (m < 0 && c->n_models < 32) {
+            if (m < 0 && c->n_models < HSIM_MAX_GPU_MODELS) {
                 m = (int)c->n_models++;
                 hsim_strlcpy(c->models[m], types[t].gpu_model, HSIM_TYPE_NAME_MAX);
             }
@@ -252,7 +252,7 @@ int hsim_type_accepts(const hsim_cluster_t *c, size_t t, const hsim_request_t *r
         if (ty->gpus == 0)
             return 0;
         int m = c->type_model[t];
-        if (r->gpu_models && (m < 0 || !(r->gpu_models & (1u << m))))
+        if (r->gpu_models && (m < 0 || !(r->gpu_models & (UINT64_C(1) << m))))
             return 0;
     }
     if (r->fpgas > 0 && ty->fpgas == 0)

@@ -19,6 +19,12 @@
 #include "common.h"
 
 #define HSIM_MAX_NODE_TYPES 32
+/* GPU models in a cluster: one per node type at most, so every model has a
+   bit of a request's gpu_models below HSIM_MODEL_ABSENT. */
+#define HSIM_MAX_GPU_MODELS HSIM_MAX_NODE_TYPES
+/* A request's gpu_models when the job accepts only models the cluster
+   lacks: a bit that no model of the cluster has, so no node fits. */
+#define HSIM_MODEL_ABSENT (UINT64_C(1) << HSIM_MAX_GPU_MODELS)
 #define HSIM_GPU_LEVELS 8 /* whole-GPU thresholds 1, 2, 4, ... 128 */
 #define HSIM_TYPE_NAME_MAX 64
 #define HSIM_NODE_MEM_MAX_MB INT64_C(1000000000000000) /* a petabyte of MiB: past any node */
@@ -47,7 +53,8 @@ typedef struct hsim_request {
     int64_t mem_mb;         /* memory in total, MiB, >= 0 */
     int32_t gpus;           /* GPUs in total, >= 0 */
     int32_t gpu_milli;      /* share of each GPU, 1..1000 (< 1000: one GPU) */
-    uint32_t gpu_models;    /* acceptable models: bit i = cluster model i; 0 = any */
+    uint64_t gpu_models;    /* acceptable models: bit i = cluster model i;
+                               0 = any; HSIM_MODEL_ABSENT = none there */
     int32_t fpgas;          /* FPGAs in total, >= 0 */
     int32_t job_class;      /* class index for speeds, -1 = none */
     int32_t user;           /* user id, -1 unknown (source-hash) */
@@ -114,7 +121,7 @@ typedef struct hsim_speeds {
 typedef struct hsim_cluster {
     hsim_node_type_t types[HSIM_MAX_NODE_TYPES];
     size_t n_types;
-    char models[32][HSIM_TYPE_NAME_MAX]; /* GPU model names (request bits) */
+    char models[HSIM_MAX_GPU_MODELS][HSIM_TYPE_NAME_MAX]; /* GPU model names (request bits) */
     size_t n_models;
     int32_t type_model[HSIM_MAX_NODE_TYPES]; /* model index of a type, -1 */
     hsim_node_t *nodes;     /* all nodes, type by type */

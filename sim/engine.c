@@ -293,8 +293,8 @@ static int past_horizon(run_t *r, int32_t job, const char *what)
 void hsim_engine_request(const hsim_workload_t *w, const hsim_job_t *j,
                          const uint32_t *model_map, hsim_request_t *q)
 {
-    uint32_t models = 0;
-    for (size_t m = 0; m < w->n_models && m < 32; m++)
+    uint64_t models = 0;
+    for (size_t m = 0; m < w->n_models && m < HSIM_MAX_MODELS; m++)
         if (j->gpu_models & (1u << m))
             models |= model_map[m];
     *q = (hsim_request_t){
@@ -312,7 +312,7 @@ void hsim_engine_request(const hsim_workload_t *w, const hsim_job_t *j,
     };
     /* a model constraint naming no model of this cluster can never be met */
     if (j->gpu_models && !models)
-        q->gpu_models = 1u << 31;
+        q->gpu_models = HSIM_MODEL_ABSENT;
 }
 
 void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,

@@ -818,6 +818,48 @@ static void test_reject_impossible(void)
     hsim_workload_free(&w);
 }
 
+/* A cluster of as many GPU models as it may hold (one per node type, 32):
+   a job that accepts only a model none of them is must be rejected, not
+   run on the last model's nodes (whose bit once stood for "no model"),
+   while a job that accepts the last model runs there. */
+static void test_reject_absent_model_full_cluster(void)
+{
+    hsim_spec_t s;
+    memset(&s, 0, sizeof s);
+    double speeds[HSIM_MAX_NODE_TYPES] = {0};
+    for (int t = 0; t < HSIM_MAX_NODE_TYPES; t++) {
+        char name[16], model[16];
+        snprintf(name, sizeof name, "t%d", t);
+        snprintf(model, sizeof model, "m%d", t);
+        s.types[t] = ntype(name, 1, 4, 1, model, 1.0);
+    }
+    s.class_speed = speeds;
+    s.spec = (hsim_cluster_spec_t){.types = s.types, .n_types = HSIM_MAX_NODE_TYPES,
+                                   .class_speed = speeds, .n_classes = 0};
+    hsim_workload_init(&w);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_model(&w, "zz"), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_model(&w, "m31"), 1);
+    add_gpu(&w, 1, 0, 1, 1000, 10, 10)->gpu_models = 1u << 0;
+    add_gpu(&w, 2, 0, 1, 1000, 10, 10)->gpu_models = 1u << 1;
+    w.n_input = 2;
+    CU_ASSERT_EQUAL_FATAL(hsim_spec_reject_impossible(&s, &w), 0);
+    CU_ASSERT_EQUAL_FATAL(w.n_jobs, 1);
+    CU_ASSERT_EQUAL(w.jobs[0].id, 2);
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 1);
+    CU_ASSERT_EQUAL(w.rejected[0].id, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(w.rejected[0].reason, "zz"));
+
+    hsim_outcome_t out[1];
+    hsim_err_t e = {{0}};
+    hsim_run_config_t c = {.capacity = 4 * HSIM_MAX_NODE_TYPES, .order = hsim_order_find("fcfs"),
+                           .scheduler = hsim_scheduler_find("none"),
+                           .predictor = hsim_predictor_find("user"), .cluster = &s.spec,
+                           .placement = hsim_placement_find("first-fit")};
+    CU_ASSERT_EQUAL_FATAL(hsim_engine_run(&w, &c, out, NULL, &e), 0);
+    CU_ASSERT_EQUAL(out[0].node, HSIM_MAX_NODE_TYPES - 1); /* the m31 node */
+    hsim_workload_free(&w);
+}
+
 /*
  * The rejection reason names what the job asked for: whole nodes and memory
  * too.  Two cpu nodes of 8 cores and 1 GiB: 4 cores on 3 whole nodes, 4
@@ -1129,6 +1171,7 @@ void hsim_test_register(void)
     HSIM_TEST(st, test_gpus_of_no_model);
     HSIM_TEST(st, test_reject_impossible);
     HSIM_TEST(st, test_reject_reasons);
+    HSIM_TEST(st, test_reject_absent_model_full_cluster);
     HSIM_TEST(st, test_determinism_fcfs);
     HSIM_TEST(st, test_determinism_easy);
     HSIM_TEST(st, test_determinism_conservative);

@@ -297,7 +297,7 @@ static void test_models_and_fpgas(void)
     hsim_request_t ra = gpu_req(2, 2, 1000), rv = ra, rany = ra, rnone = ra;
     ra.gpu_models = 1u << a100;
     rv.gpu_models = 1u << v100;
-    rnone.gpu_models = 1u << 31; /* a model this cluster does not have */
+    rnone.gpu_models = HSIM_MODEL_ABSENT;
     hsim_request_t rf = cpu_req(1), rc1 = cpu_req(1);
     rf.fpgas = 1;
     for (size_t i = 0; hsim_placements[i]; i++) {
@@ -579,7 +579,7 @@ static void test_nofit_leaves_all(void)
     bad[4] = cpu_req(1);
     bad[4].fpgas = 2;                      /* 1 FPGA free */
     bad[5] = gpu_req(1, 1, 500);
-    bad[5].gpu_models = 1u << 31;          /* no such model */
+    bad[5].gpu_models = HSIM_MODEL_ABSENT;
     bad[6] = gpu_req(20, 2, 1000);         /* 10 cores per GPU: > 8 */
     bad[7] = cpu_req(20);                  /* 25 cores free, but 400 MiB a */
     bad[7].mem_mb = 8000;                  /* core: 1 + 0 + 2 + 5 + 5 cores */

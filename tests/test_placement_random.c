@@ -251,7 +251,7 @@ static hsim_request_t random_request(gsl_rng *g)
     r.mem_mb = rnd(g, 3) ? 0 : rnd(g, 20000);
     r.fpgas = rnd(g, 10) < 2 ? 1 + rnd(g, 2) : 0;
     if (r.gpus > 0 && rnd(g, 10) < 3)
-        r.gpu_models = rnd(g, 10) ? 1u + (uint32_t)rnd(g, 3) : 1u << 31;
+        r.gpu_models = rnd(g, 10) ? 1u + (uint32_t)rnd(g, 3) : HSIM_MODEL_ABSENT;
     return r;
 }
 
