@@ -84,7 +84,9 @@ typedef struct run_note {
 
 typedef struct cons {
     hsim_profile_t profile;   /* running jobs and reservations */
-    hsim_queue_t queue;       /* jobs whose reserved start is in the future */
+    hsim_queue_t queue;       /* waiting jobs, in queue order: those reserved
+                                 in the future, and those whose start has
+                                 come until a pass or sweep() takes them out */
     hsim_time_t *at;          /* reserved start, by job index */
     hsim_ppos_t *before;      /* by job index: a hint for the profile step
                                  just before its reservation starts (where

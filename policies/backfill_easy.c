@@ -63,7 +63,7 @@ static int easy_submitted(void *state, const hsim_view_t *v, int32_t job,
 }
 
 /*
- * The head needs need processors and free are free now: finds the shadow
+ * The head needs need processors and free_now are free now: finds the shadow
  * time and the extra processors from the running jobs' estimated ends.
  */
 static void shadow_of(const hsim_view_t *v, int32_t need, int32_t free_now,

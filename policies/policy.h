@@ -82,7 +82,10 @@ int32_t hsim_view_free_now(const hsim_view_t *v);
  * start at a future time (a later reserve() for the same job replaces it);
  * at == now starts the job after the events already due now.
  * Both return 0, or a negative code when the decision is impossible (the job
- * is not waiting, or does not fit): that is a policy bug.
+ * is not waiting, or does not fit in the processors): that is a policy bug.
+ * On a cluster of nodes start() may also answer HSIM_NOFIT: the processors
+ * are free but the placement found no nodes for the job now (GPUs, memory,
+ * FPGAs); the job stays waiting, and the policy treats it as not fitting.
  */
 typedef struct hsim_decide {
     void *ctx;
@@ -126,7 +129,9 @@ typedef struct hsim_scheduler {
     void (*destroy)(void *state);
     int (*submitted)(void *state, const hsim_view_t *v, int32_t job,
                      const hsim_decide_t *d);
-    /* job ended now; est_end was its planned end (>= now) */
+    /* job ended now; it started at start, and est_end = start + its
+       planning estimate, the end it was planned on (before now when a node
+       slower than 1 held it longer) */
     int (*ended)(void *state, const hsim_view_t *v, int32_t job,
                  hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d);
     int (*schedule)(void *state, const hsim_view_t *v, const hsim_decide_t *d);

@@ -25,7 +25,7 @@ typedef struct hsim_queue {
     int32_t *procs;      /* processors of ids[i]; INT32_MAX for a hole */
     hsim_time_t *est;    /* planning estimate of ids[i]; max for a hole */
     size_t n;            /* slots used, holes included */
-    size_t cap;          /* slots allocated in ids and procs */
+    size_t cap;          /* slots allocated in ids, procs and est */
     size_t holes;        /* -1 entries among ids[0..n) */
     size_t first;        /* no live entry before this slot */
     int32_t *tree;       /* min of procs over slot ranges; tree[1] = root,
@@ -95,7 +95,8 @@ int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
 /*
  * The start of every pass: tidies the queue, refreshes it
  * (hsim_queue_refresh()), then starts jobs from its head while they fit in
- * *free_now processors (which it lowers); the first that does not fit, or
+ * the processors free now; *free_now gets those left free after them.  The
+ * first that does not fit, or
  * that the cluster cannot place (HSIM_NOFIT), stays at the head.  0 or a
  * negative code from a decision.  O(started x log n), plus the re-sort.
  */

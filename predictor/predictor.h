@@ -19,7 +19,7 @@ typedef struct hsim_predictor {
     /* Per-run state for a run of n_jobs jobs; NULL state is allowed. */
     int (*create)(size_t n_jobs, void **state);
     void (*destroy)(void *state);
-    /* Runtime estimate for job (index job_index) at time now. */
+    /* Runtime estimate for job at time now. */
     hsim_time_t (*predict)(void *state, const hsim_job_t *job, hsim_time_t now);
     /* job finished at now after running for 'ran'.  0 or HSIM_ENOMEM.  May
        be NULL. */

@@ -169,7 +169,8 @@ void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now
 /* Busy time of node n up to now. */
 hsim_time_t hsim_node_busy(const hsim_node_t *n, hsim_time_t now);
 
-/* Speed of a job of class cls on node type t (see hsim_speeds_t). */
+/* Speed of a job of class cls on node type t (see hsim_speeds_t); 0 when
+   the class cannot run there. */
 double hsim_cluster_speed(const hsim_cluster_t *c, int32_t cls, size_t t, int gpu_job);
 /* Sets the speeds table to n_classes rows, all 0 = "use the default".
    0 or HSIM_ENOMEM. */

@@ -2,10 +2,14 @@
  * common.c - the allocation wrapper, the assert hook and time formatting.
  *
  * The live-block counter, the failure-injection countdown and the list of
- * large blocks are the only process-wide state in hsim: the first two belong
- * to the test harness, the third is the allocator's own, and no simulation
- * result depends on any of them.  They are atomic or locked, as the policies
- * of an experiment may be replayed on threads of their own.
+ * large blocks here, the .part files being written (below, for a signal
+ * handler) and the first error writing standard output (report.c) are the
+ * only process-wide state in hsim: the first two belong to the test
+ * harness, the third is the allocator's own, the last two follow resources
+ * that are the process's (its signals, its stdout), and no simulation
+ * result depends on any of them.  They are atomic or locked, as the
+ * policies of an experiment may be replayed on threads of their own (only
+ * the main thread writes the table).
  *
  * Large blocks.  A replay's big arrays (the trace's records, the jobs, the
  * engine's arrays by job, the outcomes) are written once from end to end,

@@ -98,16 +98,6 @@ typedef struct run {
 
 enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
 
-int32_t hsim_view_free_now(const hsim_view_t *v)
-{
-    int32_t busy = v->running_procs;
-    if (v->running_unordered)
-        return v->capacity - busy + v->ending_procs;
-    for (size_t i = 0; i < v->n_running && v->running[i].est_end <= v->now; i++)
-        busy -= v->running[i].procs; /* a hole holds 0 */
-    return v->capacity - busy;
-}
-
 /* Processors of the entries of heap h at or below slot i that end by now. */
 static int32_t ending_by(const run_t *r, size_t i, hsim_time_t now)
 {
@@ -591,7 +581,6 @@ static int finish_job(run_t *r, int32_t job)
 {
     const hsim_vjob_t *vj = &r->vjobs[job];
     hsim_time_t start = r->out[job].start;
-    hsim_time_t est_end = r->est_end[job];
     if (r->ordered) {
         (void)running_hole(r, job);
     } else { /* the last entry fills the hole */
@@ -608,7 +597,7 @@ static int finish_job(run_t *r, int32_t job)
     if (r->has_cluster)
         release_job(r, job);
     /* the scheduler planned with the unscaled estimate */
-    est_end = start + vj->estimate;
+    hsim_time_t est_end = start + vj->estimate;
     refresh_view(r);
     const hsim_predictor_t *p = r->cfg->predictor;
     if (p->learn) {

@@ -179,13 +179,9 @@ int hsim__synth_finish(hsim_workload_t *w, int rc)
     }
     w->n_input = w->n_jobs;
     hsim_strlcpy(w->header.computer, "hsim synthetic cluster", sizeof w->header.computer);
-    /* The generators draw arrivals in order, so this finds nothing to do;
-       skipping glibc's merge sort of an ordered array saves a quarter of
-       the time at a million jobs. */
-    for (size_t i = 1; i < w->n_jobs; i++)
-        if (w->jobs[i].submit < w->jobs[i - 1].submit) {
-            hsim_workload_sort(w);
-            break;
-        }
+    /* The generators draw arrivals in order, so the sort's first pass finds
+       nothing to do (a sort of the ordered million jobs cost a quarter of
+       the time). */
+    hsim_workload_sort(w);
     return 0;
 }

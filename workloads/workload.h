@@ -61,7 +61,8 @@ typedef enum hsim_clean_preset {
     HSIM_CLEAN_STANDARD,  /* processors from field 8, kill at requested time */
 } hsim_clean_preset_t;
 
-/* Empties w (all fields zeroed, header fields -1). */
+/* Empties w (all fields zeroed, header counts -1, the signed header fields
+   HSIM_HEADER_ABSENT). */
 void hsim_workload_init(hsim_workload_t *w);
 /* Frees what w holds; w can be initialised again. */
 void hsim_workload_free(hsim_workload_t *w);
@@ -79,7 +80,8 @@ void hsim_workload_sort(hsim_workload_t *w);
 /*
  * Writes w's jobs to path as CSV, one row per job in w's order after the
  * header row job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,
- * fpgas,class,user (times in seconds, class by name, "" when none).  w is
+ * fpgas,class,user,gpu_models (times in seconds, class by name, "" when
+ * none; the accepted GPU models as "a|b", "" for any).  w is
  * only read.  Returns 0 or HSIM_EIO (e says which path and why).  O(n).
  * Implemented in swf_write.c, beside the SWF writer.
  */
