@@ -43,18 +43,6 @@ static int is_share(int32_t gpus, int32_t milli)
     return gpus == 1 && milli >= 1 && milli < 1000;
 }
 
-/* The fullest GPU of node n with at least milli free (keeps whole GPUs
-   whole; the same rule as hsim_node_fits), or -1.  O(GPUs of the node). */
-static int32_t share_gpu(const hsim_cluster_t *c, int32_t n, int32_t milli)
-{
-    const int16_t *share = &c->gpu_milli[c->gpu_first[n]];
-    int32_t best = -1;
-    for (int32_t g = 0; g < c->types[c->nodes[n].type].gpus; g++)
-        if (share[g] >= milli && (best < 0 || share[g] < share[best]))
-            best = g;
-    return best;
-}
-
 int hsim_place_type_ok(const hsim_cluster_t *c, size_t t, const hsim_request_t *r)
 {
     return hsim_type_accepts(c, t, r) && hsim_cluster_speed(c, r->job_class, t, r->gpus > 0) > 0;
@@ -307,7 +295,7 @@ static int place_exact(const hsim_cluster_t *c, const hsim_request_t *r,
                          .gpus = s->gpus, .gpu = -1, .fpgas = s->fpgas};
         if (s->gpus > 0 && s->gpu_milli < 1000) {
             p.gpus = 0;
-            p.gpu = share_gpu(c, n, s->gpu_milli);
+            p.gpu = hsim_cluster_share_gpu(c, n, s->gpu_milli);
             p.gpu_milli = s->gpu_milli;
             HSIM_ASSERT(p.gpu >= 0);
         }

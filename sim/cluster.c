@@ -219,8 +219,7 @@ int hsim_cluster_model(const hsim_cluster_t *c, const char *name)
     return -1;
 }
 
-/* A GPU of node n with at least milli free, or -1. */
-static int32_t gpu_with_share(const hsim_cluster_t *c, int32_t n, int32_t milli)
+int32_t hsim_cluster_share_gpu(const hsim_cluster_t *c, int32_t n, int32_t milli)
 {
     const hsim_node_type_t *ty = &c->types[c->nodes[n].type];
     size_t g0 = c->gpu_first[n];
@@ -241,7 +240,7 @@ int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t me
     if (nd->free_cores < cores || nd->free_mem < mem || nd->free_fpgas < fpgas)
         return 0;
     if (gpus > 0 && gpu_milli < 1000)
-        return gpu_with_share(c, n, gpu_milli) >= 0;
+        return hsim_cluster_share_gpu(c, n, gpu_milli) >= 0;
     return nd->free_gpus >= gpus;
 }
 

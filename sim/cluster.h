@@ -147,6 +147,10 @@ void hsim_cluster_free(hsim_cluster_t *c);
 /* Index of a GPU model name, or -1. */
 int hsim_cluster_model(const hsim_cluster_t *c, const char *name);
 
+/* The GPU of node n to give a share of milli thousandths to: the fullest
+   that still has milli free, so whole GPUs stay whole; -1 when none has.
+   O(GPUs of the node). */
+int32_t hsim_cluster_share_gpu(const hsim_cluster_t *c, int32_t n, int32_t milli);
 /* Does node n have room for this per-node share (whole GPUs, or one GPU's
    share when gpu_milli < 1000)?  O(GPUs of the node) for shares, else O(1). */
 int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t mem,

@@ -34,6 +34,8 @@ enum {
     HSIM_EINPUT = -2,   /* bad input: a message naming file and line was printed */
     HSIM_EIO = -3,      /* a file could not be opened, read or written */
     HSIM_EUSAGE = -4,   /* bad command line */
+    HSIM_ERUN = -5,     /* a replay failed (a policy error): the input was
+                           good, so the command goes on to the next */
     HSIM_NOFIT = 1,     /* not an error: no node can hold the job now (a
                            placement's or a start decision's answer) */
 };

@@ -446,7 +446,7 @@ static int start_job(run_t *r, int32_t job)
         at = running_slot_in_view(r, est_end, seq);
     } else {
         r->rpos[job] = at;
-        hsim_event_t ev = {.time = est_end, .seq = seq, .job = job, .kind = 0};
+        hsim_event_t ev = {.time = est_end, .seq = seq, .job = job};
         hsim_rheap_set(&r->ends, &ev);
     }
     r->running[at] = (hsim_running_t){.job = job, .procs = j->procs,
@@ -548,7 +548,7 @@ static int expire_job(run_t *r, int32_t job)
         r->running_seq[at] = r->start_seq[job];
     } else {
         r->running[r->rpos[job]].est_end = est_end;
-        hsim_event_t ev = {.time = est_end, .seq = r->start_seq[job], .job = job, .kind = 0};
+        hsim_event_t ev = {.time = est_end, .seq = r->start_seq[job], .job = job};
         hsim_rheap_set(&r->ends, &ev);
     }
     r->est_end[job] = est_end;
@@ -848,28 +848,33 @@ static int retry_deferred(run_t *r)
     return 0;
 }
 
-/* The next event of the three sources: submissions (the sorted job array),
-   created events, reserved starts.  Returns 0 when there is none. */
-static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, int *source)
+/* Where an event comes from: the engine merges three sources. */
+enum event_source {
+    FROM_SUBMISSIONS, /* the workload's jobs, sorted by (submit, line) */
+    FROM_HEAP,        /* created events: terminations, prediction expiries */
+    FROM_RESERVED,    /* reserved starts (hsim_reserved_t) */
+};
+
+/* The next event of the three sources.  Returns 0 when there is none. */
+static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, enum event_source *source)
 {
     const hsim_event_t *best = NULL;
     hsim_event_t sub;
-    *source = -1;
     if (next_submit < r->w->n_jobs) {
         sub = (hsim_event_t){.time = r->w->jobs[next_submit].submit, .seq = -1,
                              .job = (int32_t)next_submit, .kind = HSIM_EV_SUBMIT};
         best = &sub;
-        *source = 0;
+        *source = FROM_SUBMISSIONS;
     }
     const hsim_event_t *h = hsim_heap_peek(&r->heap);
     if (h && (!best || hsim_event_less(h, best))) {
         best = h;
-        *source = 1;
+        *source = FROM_HEAP;
     }
     const hsim_event_t *s = hsim_reserved_peek(&r->reservations);
     if (s && (!best || hsim_event_less(s, best))) {
         best = s;
-        *source = 2;
+        *source = FROM_RESERVED;
     }
     if (!best)
         return 0;
@@ -881,15 +886,15 @@ static int loop(run_t *r)
 {
     size_t next_submit = 0;
     hsim_event_t ev;
-    int source;
+    enum event_source source;
     while (next_event(r, next_submit, &ev, &source)) {
         int rc;
         r->stats.events++;
         r->now = ev.time;
-        if (source == 0) {
+        if (source == FROM_SUBMISSIONS) {
             next_submit++;
             rc = submit_job(r, ev.job);
-        } else if (source == 1) {
+        } else if (source == FROM_HEAP) {
             hsim_heap_pop(&r->heap, &ev);
             refresh_view(r);
             rc = ev.kind == HSIM_EV_EXPIRY ? expire_job(r, ev.job) : finish_job(r, ev.job);
@@ -900,7 +905,7 @@ static int loop(run_t *r)
             if (rc == HSIM_NOFIT) /* planned on processors, not placeable yet */
                 rc = defer(r, ev.job);
         }
-        if (rc == 0 && source == 1 && ev.kind == HSIM_EV_END && r->n_deferred)
+        if (rc == 0 && source == FROM_HEAP && ev.kind == HSIM_EV_END && r->n_deferred)
             rc = retry_deferred(r);
         if (rc)
             return rc;

@@ -283,8 +283,8 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
     if (rc == HSIM_ENOMEM)
         return rc;
     if (rc) {
-        hsim_errf(e, 1, "%s: policy '%s' failed: %s", c->path, pc->name, r->err.msg);
-        return 1;
+        return hsim_errf(e, HSIM_ERUN, "%s: policy '%s' failed: %s", c->path, pc->name,
+                         r->err.msg);
     }
     char dir[HSIM_PATH_MAX * 2], path[HSIM_PATH_MAX * 2 + 16];
     snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);

@@ -24,8 +24,8 @@ typedef struct hsim_experiment_options {
                          are the same whatever the number */
 } hsim_experiment_options_t;
 
-/* 0, HSIM_EINPUT / HSIM_EIO (bad input; e says where), HSIM_ENOMEM, or a
-   positive 1 when a run failed (a policy error). */
+/* 0, HSIM_EINPUT / HSIM_EIO (bad input; e says where), HSIM_ENOMEM, or
+   HSIM_ERUN when a run failed (a policy error; e says which). */
 int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
                         hsim_err_t *e);
 

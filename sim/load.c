@@ -187,7 +187,7 @@ static int swf_on_nodes(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *
 {
     gsl_rng *rng = NULL;
     if (c->gpu_share > 0 || c->fpga_share > 0) {
-        if (hsim_synth_stream(&rng, c->seed, 4)) /* the "accelerators" stream */
+        if (hsim_synth_stream(&rng, c->seed, HSIM_STREAM_ACCELERATORS))
             return HSIM_ENOMEM;
     }
     for (size_t i = 0; i < w->n_jobs; i++) {

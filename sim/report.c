@@ -185,12 +185,12 @@ int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t 
     return hsim_report_close(&r, e);
 }
 
-int hsim_report_summary_header(FILE *f)
+void hsim_report_summary_header(FILE *f)
 {
-    return fputs("policy,jobs,avg_wait,avg_turnaround,avg_bsld,max_wait,utilization,"
-                 "makespan,throughput,median_wait,p95_wait,median_turnaround,"
-                 "p95_turnaround,max_turnaround,median_bsld,p95_bsld,max_bsld,"
-                 "fairness,killed,rejected", f) < 0;
+    fputs("policy,jobs,avg_wait,avg_turnaround,avg_bsld,max_wait,utilization,"
+          "makespan,throughput,median_wait,p95_wait,median_turnaround,"
+          "p95_turnaround,max_turnaround,median_bsld,p95_bsld,max_bsld,"
+          "fairness,killed,rejected", f);
 }
 
 void hsim_report_figure(FILE *f, int decimals, double v)
@@ -201,8 +201,8 @@ void hsim_report_figure(FILE *f, int decimals, double v)
         fprintf(f, ",%.*f", decimals, v);
 }
 
-int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
-                            size_t rejected)
+void hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
+                             size_t rejected)
 {
     const struct {
         double v;
@@ -218,7 +218,7 @@ int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s
     fprintf(f, "%s,%zu", policy, s->jobs);
     for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
         hsim_report_figure(f, cells[i].decimals, cells[i].v);
-    return fprintf(f, ",%zu,%zu", s->killed, rejected) < 0;
+    fprintf(f, ",%zu,%zu", s->killed, rejected);
 }
 
 /* The policy column: as wide as the longest name, at least 18. */

@@ -41,13 +41,14 @@ void hsim_report_csv_field(FILE *f, const char *s);
 /* summary.csv: the header, then one row per call of hsim_report_summary_row;
    neither ends the line, so that a caller can append columns.  A figure
    that is NaN (none is defined: no job ran) is an empty cell, and '-' in
-   the table. */
-int hsim_report_summary_header(FILE *f);
+   the table.  A failed write shows in f's error flag, which
+   hsim_report_close() reports. */
+void hsim_report_summary_header(FILE *f);
 /* Appends one figure to a CSV row: ",<v>" with that many decimals, or ","
    (an empty cell) when v is NaN. */
 void hsim_report_figure(FILE *f, int decimals, double v);
-int hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
-                            size_t rejected);
+void hsim_report_summary_row(FILE *f, const char *policy, const hsim_summary_t *s,
+                             size_t rejected);
 /* The comparison table on stdout.  The policy column is name_w wide (at
    least 18; the longest name of the experiment, so that the columns line
    up).  util is that of the processors (on a cluster, of the cores); with

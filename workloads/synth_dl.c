@@ -220,7 +220,7 @@ int hsim_gen_dl(const hsim_dl_params_t *p, uint64_t seed, hsim_workload_t *w,
     gsl_rng *r[N_STREAMS] = {0};
     rc = hsim__synth_reserve(w, p->n_jobs);
     if (!rc)
-        rc = hsim__synth_rngs_alloc(r, N_STREAMS, seed, 2);
+        rc = hsim__synth_rngs_alloc(r, N_STREAMS, seed, HSIM_STREAM_DL);
     if (!rc)
         rc = hsim__dl_prepare(&s, m);
     double t = 0;

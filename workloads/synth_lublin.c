@@ -414,7 +414,7 @@ int hsim_gen_lublin(const hsim_lublin_params_t *p, uint64_t seed,
     gsl_rng *r[N_STREAMS];
     rc = hsim__synth_reserve(w, p->n_jobs);
     if (!rc)
-        rc = hsim__synth_rngs_alloc(r, N_STREAMS, seed, 1);
+        rc = hsim__synth_rngs_alloc(r, N_STREAMS, seed, HSIM_STREAM_LUBLIN);
     if (rc)
         return hsim__synth_finish(w, rc);
     for (size_t i = 0; !rc && i < p->n_jobs; i++) {

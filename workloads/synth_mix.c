@@ -224,7 +224,7 @@ int hsim_gen_mix(const hsim_mix_params_t *p, uint64_t seed, hsim_workload_t *w,
     gsl_rng *r[N_STREAMS] = {0};
     rc = hsim__synth_reserve(w, p->n_jobs);
     if (!rc)
-        rc = hsim__synth_rngs_alloc(r, N_STREAMS, seed, 3);
+        rc = hsim__synth_rngs_alloc(r, N_STREAMS, seed, HSIM_STREAM_MIX);
     if (!rc && p->share[HSIM_MIX_DL] > 0)
         rc = hsim__dl_prepare(&dl, &p->dl);
     if (!rc && !(kinds = gsl_ran_discrete_preproc(HSIM_MIX_KINDS, p->share)))

@@ -269,11 +269,20 @@ void hsim_mix_defaults(hsim_mix_params_t *p);
 int hsim_gen_mix(const hsim_mix_params_t *p, uint64_t seed, hsim_workload_t *w,
                  hsim_err_t *e);
 
+/* The purposes that random streams are drawn for, one tag each: streams of
+   one seed with different tags are unrelated, so each must stay distinct
+   (and keep its value: a seed's workloads depend on it). */
+enum hsim_stream_tag {
+    HSIM_STREAM_LUBLIN = 1,       /* hsim_gen_lublin()'s streams */
+    HSIM_STREAM_DL = 2,           /* hsim_gen_dl()'s */
+    HSIM_STREAM_MIX = 3,          /* hsim_gen_mix()'s */
+    HSIM_STREAM_ACCELERATORS = 4, /* SWF jobs made GPU or FPGA jobs */
+};
+
 /* One mt19937 stream seeded from (seed, tag) as the generators' streams are
-   (through splitmix64): every bit of the seed counts, two seeds give one
-   stream with a chance of 2^-32 (GSL's 32-bit seed), and tags 1..3 are
-   the generators'.  0 or HSIM_ENOMEM; the
-   caller frees *r with gsl_rng_free(). */
+   (through splitmix64): every bit of the seed counts, and two seeds give
+   one stream with a chance of 2^-32 (GSL's 32-bit seed).  0 or
+   HSIM_ENOMEM; the caller frees *r with gsl_rng_free(). */
 int hsim_synth_stream(gsl_rng **r, uint64_t seed, uint64_t tag);
 
 #endif
