@@ -19,6 +19,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The keys of [experiment], [workload] and [cluster], by index: a key's bit
+   in its section's seen mask is 1u << index, and a [workload] key's line
+   is wl_lines[index] (those of [policy] and [nodes] are in config.h). */
+enum { EXP_NAME, EXP_OUTPUT, EXP_SEED };
+enum {
+    WL_FORMAT, /* workload_key() reads these four */
+    WL_PATH,
+    WL_CLEAN,
+    WL_MAX_JOBS,
+    WL_THROUGHPUTS, /* workload_more() reads the others */
+    WL_SKIP_BAD_ROWS,
+    WL_JOBS,
+    WL_LOAD,
+    WL_USERS,
+    WL_ESTIMATE_FACTOR,
+    WL_SCIENTIFIC, /* the three mix shares, in the order of share[] */
+    WL_DL,
+    WL_BIGDATA,
+    WL_GPU_SHARE,
+    WL_GPUS_PER_JOB,
+    WL_FPGA_SHARE,
+    WL_CLASS_BY,
+    WL_MAX_JOB_CORES,
+    WL_KEYS
+};
+enum { CL_PROCESSORS, CL_ALIBABA_NODES };
+#define KEY_BIT(k) (1u << (k))
+
 typedef struct parse {
     hsim_config_t *c;
     hsim_err_t *e;
@@ -34,8 +62,7 @@ typedef struct parse {
     int wl_line;               /* line of [workload], 0 if none */
     int format_line;           /* line of [workload] format, 0 if none */
     int processors_line;       /* line of [cluster] processors, 0 if none */
-    int wl_lines[18];          /* by bit of seen_wl (bits 0..17): the key's
-                                  line */
+    int wl_lines[WL_KEYS];     /* line of [workload] key k, if given */
 } parse_t;
 
 /* Records an error at line, unless one at an earlier or the same line is
@@ -363,19 +390,18 @@ static int parse_bool(const char *v, int *out)
     return 0;
 }
 
-/* Marks key bit in *seen; complains on a repeat.  Notes the line of a
-   [workload] or [policy] key (see workload_not_read()). */
-static int first_time(parse_t *p, unsigned *seen, unsigned bit, const char *key)
+/* Marks key k (named key) in *seen and, unless lines is NULL, notes its
+   line at lines[k], for the checks that come after the whole file (see
+   not_read()); complains on a repeat. */
+static int first_time(parse_t *p, unsigned *seen, int *lines, int k, const char *key)
 {
-    if (*seen & bit) {
+    if (*seen & KEY_BIT(k)) {
         fail(p, "key '%s' is given twice in [%s]", key, p->section);
         return 0;
     }
-    *seen |= bit;
-    if (seen == &p->seen_wl)
-        p->wl_lines[__builtin_ctz(bit)] = p->line;
-    else if (p->policy && seen == &p->policy->seen)
-        p->policy->lines[__builtin_ctz(bit)] = p->line;
+    *seen |= KEY_BIT(k);
+    if (lines)
+        lines[k] = p->line;
     return 1;
 }
 
@@ -383,13 +409,13 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
 {
     hsim_config_t *c = p->c;
     if (!strcmp(key, "name")) {
-        if (!first_time(p, &p->seen_exp, 1, key))
+        if (!first_time(p, &p->seen_exp, NULL, EXP_NAME, key))
             return 0;
         if (name_refused(p, "name", v, " (it names the results folder)"))
             return 0;
         hsim_strlcpy(c->name, v, sizeof c->name);
     } else if (!strcmp(key, "output")) {
-        if (!first_time(p, &p->seen_exp, 2, key))
+        if (!first_time(p, &p->seen_exp, NULL, EXP_OUTPUT, key))
             return 0;
         if (!*v)
             return fail(p, "output: expected a folder, found nothing");
@@ -399,7 +425,7 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
         while (len > 1 && c->output[len - 1] == '/')
             c->output[--len] = '\0'; /* results/ is results: one spelling in messages */
     } else if (!strcmp(key, "seed")) {
-        if (!first_time(p, &p->seen_exp, 4, key))
+        if (!first_time(p, &p->seen_exp, NULL, EXP_SEED, key))
             return 0;
         if (parse_u64(v, &c->seed))
             return fail(p, "seed: expected an integer in 0..18446744073709551615, found '%s'", v);
@@ -436,66 +462,70 @@ static int resolve_path(parse_t *p, const char *key, const char *v, const char *
 static int workload_more(parse_t *p, const char *key, const char *v)
 {
     hsim_config_t *c = p->c;
-    static const char *const keys[] = {"throughputs", "skip_bad_rows", "jobs", "load",
-                                       "users", "estimate_factor", "scientific", "dl",
-                                       "bigdata", "gpu_share", "gpus_per_job",
-                                       "fpga_share", "class_by", "max_job_cores", NULL};
-    size_t k = 0;
-    while (keys[k] && strcmp(keys[k], key))
+    static const char *const keys[WL_KEYS] = {
+        [WL_THROUGHPUTS] = "throughputs",   [WL_SKIP_BAD_ROWS] = "skip_bad_rows",
+        [WL_JOBS] = "jobs",                 [WL_LOAD] = "load",
+        [WL_USERS] = "users",               [WL_ESTIMATE_FACTOR] = "estimate_factor",
+        [WL_SCIENTIFIC] = "scientific",     [WL_DL] = "dl",
+        [WL_BIGDATA] = "bigdata",           [WL_GPU_SHARE] = "gpu_share",
+        [WL_GPUS_PER_JOB] = "gpus_per_job", [WL_FPGA_SHARE] = "fpga_share",
+        [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores"};
+    int k = WL_THROUGHPUTS;
+    while (k < WL_KEYS && strcmp(keys[k], key))
         k++;
-    if (!keys[k])
+    if (k == WL_KEYS)
         return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
                        "gpus_per_job, fpga_share, class_by or max_job_cores", key);
-    if (!first_time(p, &p->seen_wl, 16u << k, key))
+    if (!first_time(p, &p->seen_wl, p->wl_lines, k, key))
         return 0;
     double x;
     switch (k) {
-    case 0:
+    case WL_THROUGHPUTS:
         return resolve_path(p, key, v, "a file", c->throughputs, sizeof c->throughputs,
                             &c->throughputs_line, &c->throughputs_relative);
-    case 1:
+    case WL_SKIP_BAD_ROWS:
         if (parse_bool(v, &c->skip_bad_rows))
             return fail(p, "skip_bad_rows: expected true or false, found '%s'", v);
         return 1;
-    case 2:
+    case WL_JOBS:
         if (parse_u64(v, &c->jobs) || c->jobs < 1 || c->jobs > INT32_MAX)
             return fail(p, "jobs: expected an integer in 1..2147483647, found '%s'", v);
         return 1;
-    case 3:
+    case WL_LOAD:
         if (parse_double(v, &c->load) || !(c->load >= 1e-3 && c->load <= 1e3))
             return fail(p, "load: expected a number in [0.001, 1000], found '%s'", v);
         return 1;
-    case 4:
+    case WL_USERS:
         if (parse_int(v, 0, INT32_MAX, &c->users))
             return fail(p, "users: expected an integer in 0..2147483647, found '%s'", v);
         return 1;
-    case 5:
+    case WL_ESTIMATE_FACTOR:
         if (parse_double(v, &c->estimate_factor) ||
             !(c->estimate_factor >= 1 && c->estimate_factor <= 1e3))
             return fail(p, "estimate_factor: expected a number in [1, 1000], found '%s'", v);
         return 1;
-    case 6: case 7: case 8:
+    case WL_SCIENTIFIC: case WL_DL: case WL_BIGDATA:
         if (parse_double(v, &x) || x < 0 || x > 1)
             return fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
-        c->share[k - 6] = x;
+        c->share[k - WL_SCIENTIFIC] = x;
         return 1;
-    case 9: case 11:
+    case WL_GPU_SHARE: case WL_FPGA_SHARE:
         if (parse_double(v, &x) || x < 0 || x > 1)
             return fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
-        *(k == 9 ? &c->gpu_share : &c->fpga_share) = x;
+        *(k == WL_GPU_SHARE ? &c->gpu_share : &c->fpga_share) = x;
         return 1;
-    case 10:
+    case WL_GPUS_PER_JOB:
         if (parse_int(v, 1, 1024, &c->gpus_per_job))
             return fail(p, "gpus_per_job: expected an integer in 1..1024, found '%s'", v);
         return 1;
-    case 13:
+    case WL_MAX_JOB_CORES:
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
             return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
         c->max_job_cores_line = p->line;
         return 1;
-    default:
+    default: /* WL_CLASS_BY */
         if (!strcmp(v, "none"))
             c->class_by = HSIM_CLASS_BY_NONE;
         else if (!strcmp(v, "app"))
@@ -514,7 +544,7 @@ static int workload_key(parse_t *p, const char *key, const char *v)
 {
     hsim_config_t *c = p->c;
     if (!strcmp(key, "format")) {
-        if (!first_time(p, &p->seen_wl, 1, key))
+        if (!first_time(p, &p->seen_wl, p->wl_lines, WL_FORMAT, key))
             return 0;
         size_t k = 0;
         while (formats[k] && strcmp(formats[k], v))
@@ -525,17 +555,17 @@ static int workload_key(parse_t *p, const char *key, const char *v)
         hsim_strlcpy(c->format, v, sizeof c->format);
         p->format_line = p->line;
     } else if (!strcmp(key, "path")) {
-        if (!first_time(p, &p->seen_wl, 2, key))
+        if (!first_time(p, &p->seen_wl, p->wl_lines, WL_PATH, key))
             return 0;
         return resolve_path(p, key, v, "a trace file", c->trace, sizeof c->trace,
                             &c->trace_line, &c->trace_relative);
     } else if (!strcmp(key, "clean")) {
-        if (!first_time(p, &p->seen_wl, 4, key))
+        if (!first_time(p, &p->seen_wl, p->wl_lines, WL_CLEAN, key))
             return 0;
         if (hsim_clean_preset_parse(v, &c->clean))
             return fail(p, "clean '%s': expected one of pyss, standard", v);
     } else if (!strcmp(key, "max_jobs")) {
-        if (!first_time(p, &p->seen_wl, 8, key))
+        if (!first_time(p, &p->seen_wl, p->wl_lines, WL_MAX_JOBS, key))
             return 0;
         if (parse_u64(v, &c->max_jobs))
             return fail(p, "max_jobs: expected a non-negative integer (0 = all), found '%s'", v);
@@ -548,14 +578,14 @@ static int workload_key(parse_t *p, const char *key, const char *v)
 static int cluster_key(parse_t *p, const char *key, const char *v)
 {
     if (!strcmp(key, "alibaba_nodes")) {
-        if (!first_time(p, &p->seen_cl, 2, key))
+        if (!first_time(p, &p->seen_cl, NULL, CL_ALIBABA_NODES, key))
             return 0;
         return resolve_path(p, key, v, "a file", p->c->alibaba_nodes,
                             sizeof p->c->alibaba_nodes, &p->c->alibaba_nodes_line,
                             &p->c->alibaba_nodes_relative);
     }
     if (!strcmp(key, "processors")) {
-        if (!first_time(p, &p->seen_cl, 1, key))
+        if (!first_time(p, &p->seen_cl, NULL, CL_PROCESSORS, key))
             return 0;
         uint64_t x;
         if (parse_u64(v, &x) || x < 1 || x > INT32_MAX)
@@ -572,7 +602,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
     hsim_policy_config_t *pc = p->policy;
     char names[256];
     if (!strcmp(key, "queue")) {
-        if (!first_time(p, &pc->seen, 1, key))
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_QUEUE, key))
             return 0;
         pc->order = hsim_order_find(v);
         if (!pc->order) {
@@ -580,7 +610,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "unknown queue order '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "backfill")) {
-        if (!first_time(p, &pc->seen, 2, key))
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_BACKFILL, key))
             return 0;
         pc->scheduler = hsim_scheduler_find(v);
         if (!pc->scheduler) {
@@ -588,7 +618,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "unknown backfill '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "estimate")) {
-        if (!first_time(p, &pc->seen, 4, key))
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ESTIMATE, key))
             return 0;
         pc->predictor = hsim_predictor_find(v);
         if (!pc->predictor) {
@@ -596,7 +626,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "unknown estimate '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "backfill_order")) {
-        if (!first_time(p, &pc->seen, 8, key))
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_BACKFILL_ORDER, key))
             return 0;
         pc->backfill_order = hsim_order_find(v);
         if (!pc->backfill_order) {
@@ -604,7 +634,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "unknown backfill_order '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "placement")) {
-        if (!first_time(p, &pc->seen, 16, key))
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_PLACEMENT, key))
             return 0;
         pc->placement = hsim_placement_find(v);
         if (!pc->placement) {
@@ -612,7 +642,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "unknown placement '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "spread")) {
-        if (!first_time(p, &pc->seen, 32, key))
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_SPREAD, key))
             return 0;
         if (!strcmp(v, "pack"))
             pc->spread = HSIM_PACK;
@@ -631,43 +661,46 @@ static int policy_key(parse_t *p, const char *key, const char *v)
 static void apply_shape(hsim_nodes_config_t *nc, const hsim_node_shape_t *sh)
 {
     hsim_node_type_t *t = &nc->type;
-    if (!(nc->seen & 2048))
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_CORES)))
         t->cores = sh->cores;
-    if (!(nc->seen & 8))
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_MEMORY)))
         t->mem_mb = sh->memory_mb;
-    if (!(nc->seen & 16))
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_GPUS)))
         t->gpus = sh->gpus;
-    if (!(nc->seen & 32))
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_GPU_MODEL)))
         hsim_strlcpy(t->gpu_model, sh->gpu_model, sizeof t->gpu_model);
-    if (!(nc->seen & 64))
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_GPU_MEMORY)))
         t->gpu_mem_mb = sh->gpu_memory_mb;
-    if (!(nc->seen & 128))
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_FPGAS)))
         t->fpgas = sh->fpgas;
 }
 
 static int nodes_key(parse_t *p, const char *key, const char *v)
 {
-    static const char *const keys[] = {"count", "topology", "cores_unused", "memory", "gpus",
-                                       "gpu_model", "gpu_memory", "fpgas", "fpga_model",
-                                       "speed", "partition", "cores", NULL};
+    static const char *const keys[HSIM_NODES_KEYS] = {
+        [HSIM_NODES_COUNT] = "count",           [HSIM_NODES_TOPOLOGY] = "topology",
+        [HSIM_NODES_CORES] = "cores",           [HSIM_NODES_MEMORY] = "memory",
+        [HSIM_NODES_GPUS] = "gpus",             [HSIM_NODES_GPU_MODEL] = "gpu_model",
+        [HSIM_NODES_GPU_MEMORY] = "gpu_memory", [HSIM_NODES_FPGAS] = "fpgas",
+        [HSIM_NODES_FPGA_MODEL] = "fpga_model", [HSIM_NODES_SPEED] = "speed",
+        [HSIM_NODES_PARTITION] = "partition"};
     hsim_nodes_config_t *nc = p->nodes;
     hsim_node_type_t *t = &nc->type;
-    size_t k = 0;
-    while (keys[k] && (strcmp(keys[k], key) || k == 2))
+    int k = 0;
+    while (k < HSIM_NODES_KEYS && strcmp(keys[k], key))
         k++;
-    if (!keys[k])
+    if (k == HSIM_NODES_KEYS)
         return fail(p, "unknown key '%s' in [nodes %s]: expected count, topology, cores, "
                        "memory, gpus, gpu_model, gpu_memory, fpgas, fpga_model, speed or "
                        "partition", key, t->name);
-    if (!first_time(p, &nc->seen, 1u << k, key))
+    if (!first_time(p, &nc->seen, nc->lines, k, key))
         return 0;
-    nc->lines[k] = p->line;
     switch (k) {
-    case 0:
+    case HSIM_NODES_COUNT:
         if (parse_int(v, 1, 10000000, &t->count))
             return fail(p, "count: expected an integer in 1..10000000, found '%s'", v);
         return 1;
-    case 1: {
+    case HSIM_NODES_TOPOLOGY: {
         char where[HSIM_PATH_MAX + 16];
         snprintf(where, sizeof where, "%s:%d", p->c->path, p->line);
         hsim_node_shape_t sh;
@@ -686,43 +719,43 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
         apply_shape(nc, &sh);
         return 1;
     }
-    case 3:
+    case HSIM_NODES_MEMORY:
         if (parse_size_mb(v, &t->mem_mb))
             return fail(p, "memory: expected 0 or a size of at least 1M such as 256G or "
                            "512M (MiB when bare), found '%s'", v);
         return 1;
-    case 4:
+    case HSIM_NODES_GPUS:
         if (parse_int(v, 0, HSIM_NODE_DEVICES_MAX, &t->gpus))
             return fail(p, "gpus: expected an integer in 0..%d, found '%s'",
                         HSIM_NODE_DEVICES_MAX, v);
         return 1;
-    case 5:
+    case HSIM_NODES_GPU_MODEL:
         if (hsim_strlcpy(t->gpu_model, v, sizeof t->gpu_model) >= sizeof t->gpu_model)
             return fail(p, "gpu_model: longer than %zu characters", sizeof t->gpu_model - 1);
         return 1;
-    case 6:
+    case HSIM_NODES_GPU_MEMORY:
         if (parse_size_mb(v, &t->gpu_mem_mb))
             return fail(p, "gpu_memory: expected 0 or a size of at least 1M such as 32G, "
                            "found '%s'", v);
         return 1;
-    case 7:
+    case HSIM_NODES_FPGAS:
         if (parse_int(v, 0, HSIM_NODE_DEVICES_MAX, &t->fpgas))
             return fail(p, "fpgas: expected an integer in 0..%d, found '%s'",
                         HSIM_NODE_DEVICES_MAX, v);
         return 1;
-    case 8:
+    case HSIM_NODES_FPGA_MODEL:
         if (hsim_strlcpy(t->fpga_model, v, sizeof t->fpga_model) >= sizeof t->fpga_model)
             return fail(p, "fpga_model: longer than %zu characters", sizeof t->fpga_model - 1);
         return 1;
-    case 9:
+    case HSIM_NODES_SPEED:
         if (parse_double(v, &t->speed) || t->speed <= 0)
             return fail(p, "speed: expected a number > 0, found '%s'", v);
         return 1;
-    case 10:
+    case HSIM_NODES_PARTITION:
         if (hsim_strlcpy(t->partition, v, sizeof t->partition) >= sizeof t->partition)
             return fail(p, "partition: longer than %zu characters", sizeof t->partition - 1);
         return 1;
-    default:
+    default: /* HSIM_NODES_CORES */
         if (parse_int(v, 1, 1 << 20, &t->cores))
             return fail(p, "cores: expected an integer in 1..1048576, found '%s'", v);
         return 1;
@@ -810,30 +843,29 @@ static void set_defaults(hsim_config_t *c, const char *path)
     c->gpus_per_job = 1;
 }
 
-/* The [workload] keys that only some formats read, by their bit in
-   seen_wl (see workload_key() and workload_more()); the others are read
-   by every format. */
+/* The [workload] keys that only some formats read; the others are read by
+   every format. */
 static const struct {
-    unsigned bit;
+    int k;               /* WL_* */
     const char *key;
     const char *formats; /* the formats that read it */
     int on_nodes;        /* and only on a cluster of [nodes] */
 } format_keys[] = {
-    {2, "path", "swf, gavel, elasticflow, alibaba", 0},
-    {4, "clean", "swf", 0},
-    {16u << 1, "skip_bad_rows", "gavel, elasticflow, alibaba", 0},
-    {16u << 2, "jobs", "lublin, dl, mix", 0},
-    {16u << 3, "load", "lublin, dl, mix", 0},
-    {16u << 4, "users", "lublin, dl, mix", 0},
-    {16u << 5, "estimate_factor", "lublin, mix", 0},
-    {16u << 6, "scientific", "mix", 0},
-    {16u << 7, "dl", "mix", 0},
-    {16u << 8, "bigdata", "mix", 0},
-    {16u << 9, "gpu_share", "swf", 1},
-    {16u << 10, "gpus_per_job", "swf", 1},
-    {16u << 11, "fpga_share", "swf", 1},
-    {16u << 12, "class_by", "swf", 1},
-    {16u << 13, "max_job_cores", "mix", 0},
+    {WL_PATH, "path", "swf, gavel, elasticflow, alibaba", 0},
+    {WL_CLEAN, "clean", "swf", 0},
+    {WL_SKIP_BAD_ROWS, "skip_bad_rows", "gavel, elasticflow, alibaba", 0},
+    {WL_JOBS, "jobs", "lublin, dl, mix", 0},
+    {WL_LOAD, "load", "lublin, dl, mix", 0},
+    {WL_USERS, "users", "lublin, dl, mix", 0},
+    {WL_ESTIMATE_FACTOR, "estimate_factor", "lublin, mix", 0},
+    {WL_SCIENTIFIC, "scientific", "mix", 0},
+    {WL_DL, "dl", "mix", 0},
+    {WL_BIGDATA, "bigdata", "mix", 0},
+    {WL_GPU_SHARE, "gpu_share", "swf", 1},
+    {WL_GPUS_PER_JOB, "gpus_per_job", "swf", 1},
+    {WL_FPGA_SHARE, "fpga_share", "swf", 1},
+    {WL_CLASS_BY, "class_by", "swf", 1},
+    {WL_MAX_JOB_CORES, "max_job_cores", "mix", 0},
 };
 
 /* Is format one of the list "a, b, c"? */
@@ -853,11 +885,11 @@ static void workload_not_read(parse_t *p)
 {
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
-        unsigned bit = format_keys[i].bit;
+        int k = format_keys[i].k;
         const char *key = format_keys[i].key, *readers = format_keys[i].formats;
-        if (!(p->seen_wl & bit))
+        if (!(p->seen_wl & KEY_BIT(k)))
             continue;
-        int line = p->wl_lines[__builtin_ctz(bit)];
+        int line = p->wl_lines[k];
         if (!format_in(c->format, readers))
             fail_at(p, line, "[workload] %s does not apply to format %s: only %s read it", key,
                     c->format, readers);
@@ -865,35 +897,37 @@ static void workload_not_read(parse_t *p)
             fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
                              "[nodes NAME] sections or [cluster] alibaba_nodes", key);
     }
-    /* keys that every format reads, but that would change nothing here
-       (workload_more()'s key k has the bit 16u << k, its line at k + 4) */
-    if ((p->seen_wl & 16u) && strcmp(c->format, "gavel") && !c->n_nodes && !c->alibaba_nodes[0])
-        fail_at(p, p->wl_lines[4], "[workload] throughputs gives GPU models' speeds, which "
+    /* keys that every format reads, but that would change nothing here */
+    unsigned seen = p->seen_wl;
+    if ((seen & KEY_BIT(WL_THROUGHPUTS)) && strcmp(c->format, "gavel") && !c->n_nodes &&
+        !c->alibaba_nodes[0])
+        fail_at(p, p->wl_lines[WL_THROUGHPUTS], "[workload] throughputs gives GPU models' speeds, which "
                                    "apply only on a cluster of nodes (or read a gavel trace): "
                                    "expected [nodes NAME] sections or [cluster] alibaba_nodes");
-    if ((p->seen_wl & (16u << 6 | 16u << 7 | 16u << 8)) && !strcmp(c->format, "mix")) {
+    unsigned shares = KEY_BIT(WL_SCIENTIFIC) | KEY_BIT(WL_DL) | KEY_BIT(WL_BIGDATA);
+    if ((seen & shares) && !strcmp(c->format, "mix")) {
         double sum = c->share[0] + c->share[1] + c->share[2];
         int last = 0; /* the line of the last share given */
-        for (int k = 6; k <= 8; k++)
-            if ((p->seen_wl & (16u << k)) && p->wl_lines[k + 4] > last)
-                last = p->wl_lines[k + 4];
+        for (int k = WL_SCIENTIFIC; k <= WL_BIGDATA; k++)
+            if ((seen & KEY_BIT(k)) && p->wl_lines[k] > last)
+                last = p->wl_lines[k];
         if (fabs(sum - 1) > 1e-6)
             fail_at(p, last, "[workload] scientific, dl and bigdata: expected shares summing to "
                              "1, found %g + %g + %g = %g (a share not given keeps its default: "
                              "0.5, 0.3, 0.2)", c->share[0], c->share[1], c->share[2], sum);
     }
-    if (!strcmp(c->format, "mix") && (p->seen_wl & (16u << 13)) && c->share[0] == 0)
-        fail_at(p, p->wl_lines[17], "[workload] max_job_cores bounds the scientific jobs, "
+    if (!strcmp(c->format, "mix") && (seen & KEY_BIT(WL_MAX_JOB_CORES)) && c->share[0] == 0)
+        fail_at(p, p->wl_lines[WL_MAX_JOB_CORES], "[workload] max_job_cores bounds the scientific jobs, "
                                     "which scientific = 0 leaves out: expected scientific "
                                     "above 0");
-    if (!strcmp(c->format, "mix") && (p->seen_wl & (16u << 5)) && c->share[0] == 0 &&
-        c->share[2] == 0)
-        fail_at(p, p->wl_lines[9], "[workload] estimate_factor applies to the scientific and "
+    if (!strcmp(c->format, "mix") && (seen & KEY_BIT(WL_ESTIMATE_FACTOR)) &&
+        c->share[0] == 0 && c->share[2] == 0)
+        fail_at(p, p->wl_lines[WL_ESTIMATE_FACTOR], "[workload] estimate_factor applies to the scientific and "
                                    "big-data jobs, which shares of 0 leave out (deep-learning "
                                    "jobs request their runtime): expected scientific or "
                                    "bigdata above 0");
-    if ((p->seen_wl & (16u << 10)) && !(c->gpu_share > 0))
-        fail_at(p, p->wl_lines[14], "[workload] gpus_per_job applies only to the jobs that "
+    if ((seen & KEY_BIT(WL_GPUS_PER_JOB)) && !(c->gpu_share > 0))
+        fail_at(p, p->wl_lines[WL_GPUS_PER_JOB], "[workload] gpus_per_job applies only to the jobs that "
                                     "gpu_share makes GPU jobs: expected gpu_share above 0");
 }
 
@@ -902,46 +936,49 @@ static void workload_not_read(parse_t *p)
    spread only on a cluster of nodes. */
 static void policy_not_read(parse_t *p, int cluster)
 {
-    static const char *const on_nodes[] = {"placement", "spread"}; /* bits 16, 32 */
+    static const struct {
+        int k;
+        const char *key;
+    } on_nodes[] = {{HSIM_POLICY_PLACEMENT, "placement"}, {HSIM_POLICY_SPREAD, "spread"}};
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < c->n_policies; i++) {
         const hsim_policy_config_t *pc = &c->policies[i];
         const hsim_predictor_t *pred = pc->predictor;
         if (pred && pc->scheduler->fixed_estimates && (pred->revises || pred->underpredicts))
-            fail_at(p, pc->lines[2], "[policy %s] estimate = %s does not apply to backfill = "
+            fail_at(p, pc->lines[HSIM_POLICY_ESTIMATE], "[policy %s] estimate = %s does not apply to backfill = "
                                      "%s, which plans on estimates that never change and "
                                      "that no job outlives: expected user or oracle",
                     pc->name, pred->name, pc->scheduler->name);
-        if ((pc->seen & 8) && !pc->scheduler->reads_backfill_order)
-            fail_at(p, pc->lines[3], "[policy %s] backfill_order does not apply to "
+        if ((pc->seen & KEY_BIT(HSIM_POLICY_BACKFILL_ORDER)) &&
+            !pc->scheduler->reads_backfill_order)
+            fail_at(p, pc->lines[HSIM_POLICY_BACKFILL_ORDER], "[policy %s] backfill_order does not apply to "
                                      "backfill = %s: only easy reads it",
                     pc->name, pc->scheduler->name);
-        for (int k = 0; k < 2 && !cluster; k++)
-            if (pc->seen & (16u << k))
-                fail_at(p, pc->lines[4 + k], "[policy %s] %s applies only on a cluster of "
+        for (int n = 0; n < 2 && !cluster; n++)
+            if (pc->seen & KEY_BIT(on_nodes[n].k))
+                fail_at(p, pc->lines[on_nodes[n].k], "[policy %s] %s applies only on a cluster of "
                                              "nodes: expected [nodes NAME] sections or "
                                              "[cluster] alibaba_nodes",
-                        pc->name, on_nodes[k]);
+                        pc->name, on_nodes[n].key);
     }
 }
 
 /* The same for [nodes] keys that describe devices the nodes do not have:
-   a GPU model or GPU memory without GPUs, an FPGA model without FPGAs (bit
-   k of seen is keys[k] of nodes_key()). */
+   a GPU model or GPU memory without GPUs, an FPGA model without FPGAs. */
 static void nodes_not_read(parse_t *p)
 {
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < c->n_nodes; i++) {
         const hsim_nodes_config_t *nc = &c->nodes[i];
         const hsim_node_type_t *t = &nc->type;
-        if ((nc->seen & 1u << 5) && t->gpu_model[0] && !t->gpus)
-            fail_at(p, nc->lines[5], "[nodes %s] gpu_model names the GPUs, but the nodes "
+        if ((nc->seen & KEY_BIT(HSIM_NODES_GPU_MODEL)) && t->gpu_model[0] && !t->gpus)
+            fail_at(p, nc->lines[HSIM_NODES_GPU_MODEL], "[nodes %s] gpu_model names the GPUs, but the nodes "
                                      "have none: expected gpus > 0", t->name);
-        if ((nc->seen & 1u << 6) && t->gpu_mem_mb && !t->gpus)
-            fail_at(p, nc->lines[6], "[nodes %s] gpu_memory is per GPU, but the nodes have "
+        if ((nc->seen & KEY_BIT(HSIM_NODES_GPU_MEMORY)) && t->gpu_mem_mb && !t->gpus)
+            fail_at(p, nc->lines[HSIM_NODES_GPU_MEMORY], "[nodes %s] gpu_memory is per GPU, but the nodes have "
                                      "none: expected gpus > 0", t->name);
-        if ((nc->seen & 1u << 8) && t->fpga_model[0] && !t->fpgas)
-            fail_at(p, nc->lines[8], "[nodes %s] fpga_model names the FPGAs, but the nodes "
+        if ((nc->seen & KEY_BIT(HSIM_NODES_FPGA_MODEL)) && t->fpga_model[0] && !t->fpgas)
+            fail_at(p, nc->lines[HSIM_NODES_FPGA_MODEL], "[nodes %s] fpga_model names the FPGAs, but the nodes "
                                      "have none: expected fpgas > 0", t->name);
     }
 }

@@ -14,6 +14,17 @@
 #define HSIM_NAME_MAX 64
 #define HSIM_PATH_MAX 1024
 
+/* The keys of a [policy X] section, by index: bit k of seen, lines[k]. */
+enum {
+    HSIM_POLICY_QUEUE,
+    HSIM_POLICY_BACKFILL,
+    HSIM_POLICY_ESTIMATE,
+    HSIM_POLICY_BACKFILL_ORDER,
+    HSIM_POLICY_PLACEMENT,
+    HSIM_POLICY_SPREAD,
+    HSIM_POLICY_KEYS
+};
+
 typedef struct hsim_policy_config {
     char name[HSIM_NAME_MAX];                /* from [policy NAME] */
     int line;                                /* line of the section header */
@@ -23,9 +34,25 @@ typedef struct hsim_policy_config {
     const hsim_predictor_t *predictor;       /* estimate = ... (default user) */
     const hsim_placement_t *placement;       /* placement = ... (default first-fit) */
     hsim_spread_t spread;                    /* spread = pack | spread (pack) */
-    unsigned seen;                           /* keys already given (bits) */
-    int lines[6];                            /* by bit of seen: the key's line */
+    unsigned seen;                           /* keys given: bit k = key k */
+    int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;
+
+/* The keys of a [nodes NAME] section, by index: bit k of seen, lines[k]. */
+enum {
+    HSIM_NODES_COUNT,
+    HSIM_NODES_TOPOLOGY,
+    HSIM_NODES_CORES,
+    HSIM_NODES_MEMORY,
+    HSIM_NODES_GPUS,
+    HSIM_NODES_GPU_MODEL,
+    HSIM_NODES_GPU_MEMORY,
+    HSIM_NODES_FPGAS,
+    HSIM_NODES_FPGA_MODEL,
+    HSIM_NODES_SPEED,
+    HSIM_NODES_PARTITION,
+    HSIM_NODES_KEYS
+};
 
 /* A [nodes NAME] section: a node type. */
 typedef struct hsim_nodes_config {
@@ -33,8 +60,8 @@ typedef struct hsim_nodes_config {
     char topology[HSIM_PATH_MAX];    /* the XML file of topology = xml:..., resolved;
                                         "" for none */
     int line;                        /* line of the section header */
-    unsigned seen;                   /* keys given (bits) */
-    int lines[12];                   /* by bit of seen: the key's line */
+    unsigned seen;                   /* keys given: bit k = key k */
+    int lines[HSIM_NODES_KEYS];      /* line of key k, if given */
 } hsim_nodes_config_t;
 
 /* One "speed.TARGET = x" of a [class NAME] section. */
