@@ -22,11 +22,12 @@ typedef struct experiment {
     int has_cluster;
     hsim_report_t summary;        /* summary.csv */
     hsim_report_t classes;        /* classes.csv */
-    double *fig;                  /* 5 x HSIM_MAX_POLICIES: per policy wait (h),
-                                     bsld, utilization (%), load imbalance,
-                                     GPU utilization (%) */
+    double (*fig)[HSIM_MAX_POLICIES]; /* [FIG_*][policy]: the chart's figures */
     size_t n_done;                /* policies run so far */
 } experiment_t;
+
+/* The chart's figures, one row of x->fig each. */
+enum { FIG_WAIT_H, FIG_BSLD, FIG_UTIL_PCT, FIG_IMBALANCE, FIG_GPU_UTIL_PCT, FIGS };
 
 /* Whether the table and the chart show the GPUs' utilization: on a
    cluster with GPUs. */
@@ -55,18 +56,17 @@ static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_er
     /* utilization is the processors' (the cores'); a GPU cluster's GPUs
        get a panel of their own, as its cores may sit nearly idle */
     hsim_chart_panel_t panels[5] = {
-        {"average wait (h)", x->fig},
-        {"average bounded slowdown", x->fig + HSIM_MAX_POLICIES},
-        {x->has_cluster ? "core utilization (%)" : "utilization (%)",
-         x->fig + 2 * HSIM_MAX_POLICIES},
+        {"average wait (h)", x->fig[FIG_WAIT_H]},
+        {"average bounded slowdown", x->fig[FIG_BSLD]},
+        {x->has_cluster ? "core utilization (%)" : "utilization (%)", x->fig[FIG_UTIL_PCT]},
     };
     size_t n_panels = 3;
     if (table_gpus(x))
         panels[n_panels++] = (hsim_chart_panel_t){"GPU utilization (%)",
-                                                  x->fig + 4 * HSIM_MAX_POLICIES};
+                                                  x->fig[FIG_GPU_UTIL_PCT]};
     if (x->has_cluster)
         panels[n_panels++] = (hsim_chart_panel_t){"load imbalance (CV)",
-                                                  x->fig + 3 * HSIM_MAX_POLICIES};
+                                                  x->fig[FIG_IMBALANCE]};
     char path[HSIM_PATH_MAX * 2 + 16];
     snprintf(path, sizeof path, "%s/summary.png", dir);
     return hsim_chart_bars(path, c->name, labels, n, panels, n_panels, e);
@@ -310,13 +310,13 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
                 hsim_report_figure(x->summary.f, 6, util[k]);
             for (size_t k = 0; k < x->cluster.n_models; k++)
                 hsim_report_figure(x->summary.f, 6, m.util_gpus[k]);
-            x->fig[3 * HSIM_MAX_POLICIES + x->n_done] = m.load_imbalance;
-            x->fig[4 * HSIM_MAX_POLICIES + x->n_done] = 100 * m.util_all_gpus;
+            x->fig[FIG_IMBALANCE][x->n_done] = m.load_imbalance;
+            x->fig[FIG_GPU_UTIL_PCT][x->n_done] = 100 * m.util_all_gpus;
         }
         /* NaN when no job ran: n/a in the chart */
-        x->fig[x->n_done] = s->wait.avg / 3600;
-        x->fig[HSIM_MAX_POLICIES + x->n_done] = s->bsld.avg;
-        x->fig[2 * HSIM_MAX_POLICIES + x->n_done] = 100 * s->utilization;
+        x->fig[FIG_WAIT_H][x->n_done] = s->wait.avg / 3600;
+        x->fig[FIG_BSLD][x->n_done] = s->bsld.avg;
+        x->fig[FIG_UTIL_PCT][x->n_done] = 100 * s->utilization;
         x->n_done++;
         fprintf(x->summary.f, ",%llu\n", (unsigned long long)r->st.expiries);
         write_classes(x, pc->name, r->out);
@@ -381,7 +381,7 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
                                                          : (int32_t)x->cluster.total_cores;
     }
-    x->fig = hsim_calloc(5 * HSIM_MAX_POLICIES, sizeof *x->fig);
+    x->fig = hsim_calloc(FIGS, sizeof *x->fig);
     return x->fig ? 0 : HSIM_ENOMEM;
 }
 
