@@ -60,7 +60,8 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
 /* Makes a and b, empty queues, hold the same jobs in their two orders: a
    job inserted in one must be inserted in the other, and a job removed from
    one leaves the other as well (each keeps its jobs' slots for that, O(1)
-   per removal and O(entries moved) per insertion). */
+   per removal and O(entries moved) per insertion).  Each keeps the other's
+   address: neither may be moved or copied while paired. */
 void hsim_queue_pair(hsim_queue_t *a, hsim_queue_t *b);
 /* Removes the entry at slot i (which must be live), leaving a hole: slots
    of the other entries do not move, so a pass can remove as it scans. */

@@ -14,7 +14,8 @@
 typedef struct hsim_spec {
     hsim_node_type_t types[HSIM_MAX_NODE_TYPES];
     double *class_speed;        /* [classes x types], owned */
-    hsim_cluster_spec_t spec;   /* points into the above */
+    hsim_cluster_spec_t spec;   /* points into the above: an hsim_spec_t is
+                                   not moved or copied once built */
 } hsim_spec_t;
 
 /* Builds s for c and w (classes of w).  0, HSIM_EINPUT (a [class] that
@@ -34,8 +35,9 @@ int hsim_spec_types(const hsim_config_t *c, hsim_node_type_t *types, size_t *nt,
 
 /* Moves every job that no node type could ever hold (on the empty
    cluster, by first-fit) from w->jobs to w->rejected, with the reason;
-   w->rejected stays in input order.  0 or HSIM_ENOMEM.  O(jobs x log
-   nodes + rejected x log rejected). */
+   w->rejected stays in input order.  0 or HSIM_ENOMEM, after which w's
+   jobs are partly moved and w is fit only for hsim_workload_free().
+   O(jobs x log nodes + rejected x log rejected). */
 int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w);
 
 #endif
