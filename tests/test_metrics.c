@@ -168,6 +168,71 @@ static void test_summary_bits(void)
     gsl_rng_free(rng);
 }
 
+/*
+ * Four jobs on 4 processors, every figure worked out by hand from the
+ * README's definitions (τ = 10 s), so that a definition that changes
+ * fails here (test_summary_bits checks the arithmetic against
+ * hsim_bsld() itself).  Times in seconds:
+ *   J1 user 1, 2 procs: submit 0,  start 0,   end 100  wait 0,  tat 100, bsld 1
+ *   J2 user 1, 4 procs: submit 10, start 100, end 102  wait 90, tat 92,
+ *      run 2 < τ: bsld 92 / 10 = 9.2
+ *   J3 user 2, 1 proc:  submit 20, start 20,  end 25   wait 0,  tat 5,
+ *      5 / 10 = 0.5, bounded below: bsld 1
+ *   J4 user 2, 1 proc, killed: submit 30, start 100, end 300  wait 70,
+ *      tat 270, bsld 270 / 200 = 1.35
+ * Percentiles interpolate between order statistics at (n - 1) p: the
+ * median at 1.5, the 95th at 2.85.  Makespan 300 - 0; utilization
+ * (100 x 2 + 2 x 4 + 5 + 200) / (4 x 300); throughput 4 / 300 s = 48/h;
+ * fairness over the users' average bsld 5.1 and 1.175:
+ * 6.275^2 / (2 (5.1^2 + 1.175^2)).
+ */
+static void test_by_hand(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    const struct {
+        int64_t submit, start, end;
+        int32_t procs, user, fate;
+    } x[] = {{0, 0, 100, 2, 1, HSIM_FATE_RAN},
+             {10, 100, 102, 4, 1, HSIM_FATE_RAN},
+             {20, 20, 25, 1, 2, HSIM_FATE_RAN},
+             {30, 100, 300, 1, 2, HSIM_FATE_KILLED}};
+    hsim_outcome_t out[4];
+    for (int i = 0; i < 4; i++) {
+        hsim_job_t j = {.id = i + 1, .line = i + 1, .submit = hsim_seconds(x[i].submit),
+                        .procs = x[i].procs, .user = x[i].user,
+                        .runtime = hsim_seconds(x[i].end - x[i].start),
+                        .estimate = hsim_seconds(300)};
+        CU_ASSERT_EQUAL_FATAL(hsim_workload_add(&w, &j), 0);
+        out[i] = (hsim_outcome_t){.start = hsim_seconds(x[i].start),
+                                  .end = hsim_seconds(x[i].end), .fate = x[i].fate,
+                                  .node = -1};
+    }
+    hsim_summary_t s;
+    CU_ASSERT_EQUAL_FATAL(hsim_metrics_compute(&w, out, 4, &s), 0);
+    const double eps = 1e-9;
+    CU_ASSERT_EQUAL(s.jobs, 4);
+    CU_ASSERT_EQUAL(s.killed, 1);
+    CU_ASSERT_DOUBLE_EQUAL(s.wait.avg, 40, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.wait.median, 35, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.wait.p95, 87, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.wait.max, 90, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.turnaround.avg, 116.75, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.turnaround.median, 96, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.turnaround.p95, 244.5, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.turnaround.max, 270, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.bsld.avg, 3.1375, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.bsld.median, 1.175, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.bsld.p95, 8.0225, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.bsld.max, 9.2, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.makespan, 300, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.utilization, 413.0 / 1200.0, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.throughput, 48, eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.fairness, 6.275 * 6.275 / (2 * (5.1 * 5.1 + 1.175 * 1.175)), eps);
+    CU_ASSERT_DOUBLE_EQUAL(s.fairness, 0.718779235596121, 1e-12);
+    hsim_workload_free(&w);
+}
+
 /* No job ran (one submitted, none started): no figure is defined, every
    one is NaN, the counts are 0; the cluster figures over such a makespan
    are NaN too. */
@@ -202,5 +267,6 @@ void hsim_test_register(void)
     CU_pSuite s = hsim_test_suite("metrics");
     HSIM_TEST(s, test_radix_sort);
     HSIM_TEST(s, test_summary_bits);
+    HSIM_TEST(s, test_by_hand);
     HSIM_TEST(s, test_no_job_ran);
 }
