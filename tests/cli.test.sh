@@ -665,7 +665,7 @@ printf '1 \033[31mred 2\n' >escape.swf
 printf '[workload]\npath = escape.swf\n[cluster]\nprocessors = 4\n[policy p]\n' >escape.ini
 run -q escape.ini
 check "escape sequence in a trace exits 2" test $rc -eq 2
-check "escape sequence: shown as '?'" has_err "field 2 (submit time): expected a number, found '?[31mred'"
+check "escape sequence: shown as '?'" has_err "field 2 (submit time): expected a decimal number (digits, a sign, a point; no exponent), found '?[31mred'"
 check "escape sequence: no control character in the message" \
   test "$(tr -d '\n' <err.txt | tr -d '[:print:]' | wc -c)" -eq 0
 # bytes that are not UTF-8 as '?' (a stray continuation byte, a lead byte
@@ -675,7 +675,7 @@ sed 's/escape.swf/binary.swf/' escape.ini >binary.ini
 run -q binary.ini
 check "bytes not UTF-8 in a trace exit 2" test $rc -eq 2
 check "bytes not UTF-8: shown as '?', UTF-8 kept" \
-  has_err $'field 2 (submit time): expected a number, found \'????x\xc3\xa9\xe2\x82\xac\''
+  has_err $'field 2 (submit time): expected a decimal number (digits, a sign, a point; no exponent), found \'????x\xc3\xa9\xe2\x82\xac\''
 
 # a trace with no job: every file written, the figures empty, not 0
 printf '; MaxProcs: 4\n' >empty.swf

@@ -307,6 +307,10 @@ static void test_out_of_range_time(void)
                  "field 4", "expected seconds up to 10000000000");
     expect_error("1 0 0 10 4 -1 -1 2 1e11 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:", "field 9",
                  NULL);
+    /* an exponent (as Python's str() writes 0.000001) is not taken: the
+       message says which notation is */
+    expect_error("1 0 1e-06 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
+                 "field 3 (wait time)", "no exponent), found '1e-06'");
     expect_error("1 0 0 10 4 -1 -1 2 99999999999.5 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
                  "field 9", "99999999999.5");
     expect_error("9223372036858 0 0 10 4 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",

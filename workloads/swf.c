@@ -167,7 +167,8 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
         int rc = parse_fixed(s, &v[n], &end, &inexact);
         if (rc == -1)
             return hsim_errf(e, HSIM_EINPUT,
-                             "%s:%lld: field %d (%s): expected a number, found '%.*s'",
+                             "%s:%lld: field %d (%s): expected a decimal number (digits, "
+                             "a sign, a point; no exponent), found '%.*s'",
                              name, (long long)lineno, n + 1, field_names[n], shown(s), s);
         /* past the fixed-point range: the checks below name the range of
            a time or a count that is too large; the rest is said here */
