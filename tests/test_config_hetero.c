@@ -606,6 +606,17 @@ static void test_bad_workload_values(void)
                     "load: expected a number in [0.001, 1000]", "'5000'", NULL);
     expect_error_at("[workload]\nformat = lublin\nload = 0.0001\n[policy p]\n", 3, "load",
                     NULL, NULL);
+    /* the ends of the ranges are in them */
+    hsim_err_t edge;
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\nload = 0.001\nestimate_factor = 1\n"
+                          "[cluster]\nprocessors = 64\n"
+                          "[policy p]\n", &edge), 0);
+    CU_ASSERT_EQUAL(cfg.load, 0.001);
+    CU_ASSERT_EQUAL(parse("[workload]\nformat = lublin\nload = 1000\nestimate_factor = 1000\n"
+                          "[cluster]\nprocessors = 64\n"
+                          "[policy p]\n", &edge), 0);
+    CU_ASSERT_EQUAL(cfg.load, 1000);
+    CU_ASSERT_EQUAL(cfg.estimate_factor, 1000);
     expect_error_at("[workload]\nformat = mix\nestimate_factor = 2000\n[policy p]\n", 3,
                     "estimate_factor: expected a number in [1, 1000]", NULL, NULL);
     /* shares that do not sum to 1: at the last one given */

@@ -218,8 +218,14 @@ static void test_held_give_back(void)
  * then J2 (10 procs, 10 s), and J0's termination comes after both
  * submissions.  The pass after J1's submission already sees J0's processors
  * free (its estimate ends now) and starts J1; J2, shorter, must wait:
- * J1 [100,600], J2 [600,610].  (Handling J0's end first, or batching the
- * timestamp, would start J2 first.)
+ * J1 [100,600], J2 [600,610].  (Batching the timestamp into one pass would
+ * start J2 first.)
+ *
+ * Then the same jobs with J0's estimate 200 s: at t=100 neither submission
+ * pass sees J0's processors free (its estimate ends later), so both wait,
+ * and J0's termination, handled after them, starts the shorter J2:
+ * J2 [100,110], J1 [110,610].  Handling J0's end before the submissions
+ * would start J1 at 100.
  */
 static void test_same_timestamp_rule(void)
 {
@@ -241,6 +247,23 @@ static void test_same_timestamp_rule(void)
             fprintf(stderr, "\n%s: %s\n", scheds[k], e.msg);
         else
             check_schedule(&w, out, want, 3, scheds[k]);
+    }
+    hsim_workload_free(&w);
+
+    hsim_workload_init(&w);
+    add_job(&w, 0, 0, 10, 100, 200);
+    add_job(&w, 1, 100, 10, 500, 500);
+    add_job(&w, 2, 100, 10, 10, 10);
+    hsim_workload_sort(&w);
+    static const expect_t early[] = {{0, 0, 100}, {1, 110, 610}, {2, 100, 110}};
+    for (int k = 0; k < 3; k++) {
+        hsim_run_config_t c = config(10, scheds[k], "sjf", NULL, "user");
+        int rc = run(&w, &c, out, &e);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc)
+            fprintf(stderr, "\n%s: %s\n", scheds[k], e.msg);
+        else
+            check_schedule(&w, out, early, 3, scheds[k]);
     }
     hsim_workload_free(&w);
 }
@@ -339,6 +362,44 @@ static void test_oracle_below_a_second(void)
     CU_ASSERT_EQUAL(j2->start, 9 * S / 10);
     CU_ASSERT_EQUAL(j2->end, 15 * S / 10);
     CU_ASSERT_EQUAL(j1->start, 15 * S / 10);
+    hsim_workload_free(&w);
+}
+
+/*
+ * last2 below a second (the user is the job id mod 3).  2 processors, EASY.
+ * User 1: J1 and J4 (1 proc, run 0.3 s, request 0.5 s) at 0: [0, 0.3]
+ *   each.  The mean of their runtimes, 0.3 s, rounds down to 0, which is
+ *   no prediction: user 1's next job is planned on its request.
+ * User 2: J2 (1 proc, 10 s) at 1: [1, 11]; J5 (2 procs, 1 s) at 2: the
+ *   head, shadow 11, no extra processors.
+ * J7 (user 1, 1 proc, run 0.3 s, request 0.5 s) at 10.8 would end, by its
+ *   request, at 11.3 > 11: it waits.  J5 [11, 12], J7 [12, 12.3], and no
+ *   prediction expires.  (Planned on 0 s it would backfill at 10.8, delay
+ *   J5 and outlive its prediction.)
+ */
+static void test_last2_below_a_second(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    const int64_t ids[] = {1, 4, 7};
+    for (int i = 0; i < 3; i++) {
+        add_job(&w, ids[i], 0, 1, 0, 0);
+        w.jobs[i].runtime = 3 * S / 10;
+        w.jobs[i].estimate = S / 2;
+    }
+    w.jobs[2].submit = 108 * S / 10;
+    add_job(&w, 2, 1, 1, 10, 10);
+    add_job(&w, 5, 2, 2, 1, 1);
+    hsim_workload_sort(&w);
+    hsim_outcome_t out[5];
+    hsim_err_t e = {{0}};
+    hsim_run_config_t c = config(2, "easy", "fcfs", NULL, "last2");
+    hsim_run_stats_t st = {0};
+    CU_ASSERT_EQUAL_FATAL(hsim_engine_run(&w, &c, out, &st, &e), 0);
+    CU_ASSERT_EQUAL(out[idx_of(&w, 5)].start, 11 * S);
+    CU_ASSERT_EQUAL(out[idx_of(&w, 7)].start, 12 * S);
+    CU_ASSERT_EQUAL(out[idx_of(&w, 7)].end, 123 * S / 10);
+    CU_ASSERT_EQUAL(st.expiries, 0);
     hsim_workload_free(&w);
 }
 
@@ -941,6 +1002,39 @@ static void chain_workload(hsim_workload_t *w, unsigned long seed, size_t n, int
     gsl_rng_free(rng);
 }
 
+/* Moves every submit time, estimate and runtime of w by 0 to span - 1 us, then
+   sorts w again: the schedulers compare times to the microsecond, and the
+   workloads above, in whole seconds, never put two ends or starts 1 us
+   apart (a bound of conservative's shape cache was once off by one there,
+   and only such times showed it). */
+static void jitter_us(hsim_workload_t *w, unsigned long seed, unsigned long span)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed ^ 0x5eedu);
+    for (size_t i = 0; i < w->n_jobs; i++) {
+        hsim_job_t *j = &w->jobs[i];
+        j->submit += (hsim_time_t)gsl_rng_uniform_int(rng, span);
+        j->estimate += (hsim_time_t)gsl_rng_uniform_int(rng, span);
+        j->runtime += (hsim_time_t)gsl_rng_uniform_int(rng, span);
+    }
+    hsim_workload_sort(w);
+    gsl_rng_free(rng);
+}
+
+static void random_workload_us(hsim_workload_t *w, unsigned long seed, size_t n, int32_t cap,
+                               double load)
+{
+    random_workload(w, seed, n, cap, load);
+    jitter_us(w, seed, 3);
+}
+
+static void chain_workload_us(hsim_workload_t *w, unsigned long seed, size_t n, int32_t cap,
+                              double load)
+{
+    chain_workload(w, seed, n, cap, load);
+    jitter_us(w, seed, 2);
+}
+
 /* A processor-count change at a time, for the capacity sweep. */
 typedef struct sweep_ev {
     hsim_time_t t;
@@ -1187,6 +1281,17 @@ static void test_conservative_chains(void)
 {
     differential_with(chain_workload, "conservative", &ref_cons, "fcfs", NULL, "user", 6,
                       400, 1.6);
+}
+
+/* The same with times to the microsecond (jitter_us()). */
+static void test_microseconds_against_reference(void)
+{
+    differential_with(chain_workload_us, "conservative", &ref_cons, "fcfs", NULL, "user", 60,
+                      400, 1.6);
+    differential_with(random_workload_us, "conservative", &ref_cons, "sjf", NULL, "user", 6,
+                      400, 0);
+    differential_with(random_workload_us, "easy", &ref_easy, "fcfs", "sjf", "user", 6, 400, 0);
+    differential_with(random_workload_us, "easy", &ref_easy, "fcfs", NULL, "last2", 4, 400, 0);
 }
 
 /* Many narrow jobs (1-4 processors) on 512 processors at a load of 1.3:
@@ -1476,6 +1581,7 @@ void hsim_test_register(void)
     HSIM_TEST(h, test_easy_vs_conservative);
     HSIM_TEST(h, test_held_give_back);
     HSIM_TEST(h, test_same_timestamp_rule);
+    HSIM_TEST(h, test_last2_below_a_second);
     HSIM_TEST(h, test_killed_at_estimate);
     HSIM_TEST(h, test_oracle_estimates);
     HSIM_TEST(h, test_prediction_expiry);
@@ -1496,6 +1602,7 @@ void hsim_test_register(void)
     HSIM_TEST(d, test_conservative_oracle_against_reference);
     HSIM_TEST(d, test_conservative_long_queues);
     HSIM_TEST(d, test_conservative_chains);
+    HSIM_TEST(d, test_microseconds_against_reference);
     HSIM_TEST(d, test_easy_many_running);
     HSIM_TEST(d, test_every_job_has_an_outcome);
     CU_pSuite x = hsim_test_suite("experiment");

@@ -227,6 +227,18 @@ static void test_source_hash(void)
 
 /* ---------------------------------------------------- heterogeneity-aware */
 
+/* Types of one speed: the first type in the INI's order, as first-fit
+   would take it (no speed to prefer one by). */
+static void test_hetero_ties_by_type_order(void)
+{
+    hsim_node_type_t t[] = {ntype("a", 1, 8, 0, 0, NULL, 0), ntype("b", 1, 8, 0, 0, NULL, 0)};
+    hsim_cluster_t c;
+    CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, t, 2), 0);
+    hsim_request_t r = cpu_req(4);
+    CU_ASSERT_EQUAL(place_node("heterogeneity-aware", &c, &r, HSIM_PACK), 0);
+    hsim_cluster_free(&c);
+}
+
 static void test_hetero_fastest_type(void)
 {
     /* slow: nodes 0-1 (speed 1), fast: nodes 2-3 (speed 2), mid: node 4 */
@@ -681,6 +693,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_least_connections);
     HSIM_TEST(s, test_source_hash);
     HSIM_TEST(s, test_hetero_fastest_type);
+    HSIM_TEST(s, test_hetero_ties_by_type_order);
     HSIM_TEST(s, test_models_and_fpgas);
     HSIM_TEST(s, test_gpu_shares);
     HSIM_TEST(s, test_whole_gpu_give_back);

@@ -955,10 +955,12 @@ static void test_clean_standard(void)
         /* line 14: field 8 is 0, field 5 is 3 -> 3 */
         "14 0 0 5 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n"
         /* line 15: negative runtime (not the -1 of "unknown") -> rejected */
-        "15 0 0 -3 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n";
+        "15 0 0 -3 3 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n"
+        /* line 16: req time 0, like -1, is none -> estimate = runtime 30 */
+        "16 10 0 30 4 -1 -1 4 0 -1 1 1 1 1 1 1 -1 -1\n";
     hsim_swf_trace_t t = parse_ok(text);
     hsim_workload_t w;
-    clean_100(&t, HSIM_CLEAN_STANDARD, &w, 8, 7);
+    clean_100(&t, HSIM_CLEAN_STANDARD, &w, 9, 7);
 
     const hsim_job_t *j;
     j = job_by_id(&w, 1);
@@ -972,6 +974,12 @@ static void test_clean_standard(void)
     j = job_by_id(&w, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     CU_ASSERT_EQUAL(j->procs, 4);
+
+    j = job_by_id(&w, 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_EQUAL(j->estimate, 30 * S);
+    CU_ASSERT_EQUAL(j->runtime, 30 * S);
+    CU_ASSERT_EQUAL(j->killed_at_estimate, 0);
 
     j = job_by_id(&w, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
