@@ -20,8 +20,9 @@
 #include <string.h>
 
 /* The keys of [experiment], [workload] and [cluster], by index: a key's bit
-   in its section's seen mask is 1u << index, and a [workload] key's line
-   is wl_lines[index] (those of [policy] and [nodes] are in config.h). */
+   in its section's seen mask is 1u << index, and a [workload] or [cluster]
+   key's line is wl_lines[index] or cl_lines[index] (those of [policy] and
+   [nodes] are in config.h). */
 enum { EXP_NAME, EXP_OUTPUT, EXP_SEED };
 enum {
     WL_FORMAT, /* workload_key() reads these four */
@@ -44,7 +45,18 @@ enum {
     WL_MAX_JOB_CORES,
     WL_KEYS
 };
-enum { CL_PROCESSORS, CL_ALIBABA_NODES };
+enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
+
+static const char *const wl_keys[WL_KEYS] = {
+    [WL_FORMAT] = "format",             [WL_PATH] = "path",
+    [WL_CLEAN] = "clean",               [WL_MAX_JOBS] = "max_jobs",
+    [WL_THROUGHPUTS] = "throughputs",   [WL_SKIP_BAD_ROWS] = "skip_bad_rows",
+    [WL_JOBS] = "jobs",                 [WL_LOAD] = "load",
+    [WL_USERS] = "users",               [WL_ESTIMATE_FACTOR] = "estimate_factor",
+    [WL_SCIENTIFIC] = "scientific",     [WL_DL] = "dl",
+    [WL_BIGDATA] = "bigdata",           [WL_GPU_SHARE] = "gpu_share",
+    [WL_GPUS_PER_JOB] = "gpus_per_job", [WL_FPGA_SHARE] = "fpga_share",
+    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores"};
 #define KEY_BIT(k) (1u << (k))
 
 typedef struct parse {
@@ -60,9 +72,8 @@ typedef struct parse {
     char section[128];         /* current section header text */
     unsigned seen_exp, seen_wl, seen_cl; /* keys given, per section */
     int wl_line;               /* line of [workload], 0 if none */
-    int format_line;           /* line of [workload] format, 0 if none */
-    int processors_line;       /* line of [cluster] processors, 0 if none */
-    int wl_lines[WL_KEYS];     /* line of [workload] key k, if given */
+    int wl_lines[WL_KEYS];     /* line of [workload] key k, 0 if not given */
+    int cl_lines[CL_KEYS];     /* line of [cluster] key k, 0 if not given */
 } parse_t;
 
 /* Records an error at line, unless one at an earlier or the same line is
@@ -462,16 +473,8 @@ static int resolve_path(parse_t *p, const char *key, const char *v, const char *
 static int workload_more(parse_t *p, const char *key, const char *v)
 {
     hsim_config_t *c = p->c;
-    static const char *const keys[WL_KEYS] = {
-        [WL_THROUGHPUTS] = "throughputs",   [WL_SKIP_BAD_ROWS] = "skip_bad_rows",
-        [WL_JOBS] = "jobs",                 [WL_LOAD] = "load",
-        [WL_USERS] = "users",               [WL_ESTIMATE_FACTOR] = "estimate_factor",
-        [WL_SCIENTIFIC] = "scientific",     [WL_DL] = "dl",
-        [WL_BIGDATA] = "bigdata",           [WL_GPU_SHARE] = "gpu_share",
-        [WL_GPUS_PER_JOB] = "gpus_per_job", [WL_FPGA_SHARE] = "fpga_share",
-        [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores"};
     int k = WL_THROUGHPUTS;
-    while (k < WL_KEYS && strcmp(keys[k], key))
+    while (k < WL_KEYS && strcmp(wl_keys[k], key))
         k++;
     if (k == WL_KEYS)
         return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
@@ -553,7 +556,6 @@ static int workload_key(parse_t *p, const char *key, const char *v)
             return fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, "
                            "lublin, dl, mix", v);
         hsim_strlcpy(c->format, v, sizeof c->format);
-        p->format_line = p->line;
     } else if (!strcmp(key, "path")) {
         if (!first_time(p, &p->seen_wl, p->wl_lines, WL_PATH, key))
             return 0;
@@ -578,20 +580,19 @@ static int workload_key(parse_t *p, const char *key, const char *v)
 static int cluster_key(parse_t *p, const char *key, const char *v)
 {
     if (!strcmp(key, "alibaba_nodes")) {
-        if (!first_time(p, &p->seen_cl, NULL, CL_ALIBABA_NODES, key))
+        if (!first_time(p, &p->seen_cl, p->cl_lines, CL_ALIBABA_NODES, key))
             return 0;
         return resolve_path(p, key, v, "a file", p->c->alibaba_nodes,
                             sizeof p->c->alibaba_nodes, &p->c->alibaba_nodes_line,
                             &p->c->alibaba_nodes_relative);
     }
     if (!strcmp(key, "processors")) {
-        if (!first_time(p, &p->seen_cl, NULL, CL_PROCESSORS, key))
+        if (!first_time(p, &p->seen_cl, p->cl_lines, CL_PROCESSORS, key))
             return 0;
         uint64_t x;
         if (parse_u64(v, &x) || x < 1 || x > INT32_MAX)
             return fail(p, "processors: expected an integer in 1..2147483647, found '%s'", v);
         p->c->processors = (int32_t)x;
-        p->processors_line = p->line;
         return 1;
     }
     return fail(p, "unknown key '%s' in [cluster]: expected processors or alibaba_nodes", key);
@@ -846,26 +847,25 @@ static void set_defaults(hsim_config_t *c, const char *path)
 /* The [workload] keys that only some formats read; the others are read by
    every format. */
 static const struct {
-    int k;               /* WL_* */
-    const char *key;
+    int k;               /* WL_*, named wl_keys[k] */
     const char *formats; /* the formats that read it */
     int on_nodes;        /* and only on a cluster of [nodes] */
 } format_keys[] = {
-    {WL_PATH, "path", "swf, gavel, elasticflow, alibaba", 0},
-    {WL_CLEAN, "clean", "swf", 0},
-    {WL_SKIP_BAD_ROWS, "skip_bad_rows", "gavel, elasticflow, alibaba", 0},
-    {WL_JOBS, "jobs", "lublin, dl, mix", 0},
-    {WL_LOAD, "load", "lublin, dl, mix", 0},
-    {WL_USERS, "users", "lublin, dl, mix", 0},
-    {WL_ESTIMATE_FACTOR, "estimate_factor", "lublin, mix", 0},
-    {WL_SCIENTIFIC, "scientific", "mix", 0},
-    {WL_DL, "dl", "mix", 0},
-    {WL_BIGDATA, "bigdata", "mix", 0},
-    {WL_GPU_SHARE, "gpu_share", "swf", 1},
-    {WL_GPUS_PER_JOB, "gpus_per_job", "swf", 1},
-    {WL_FPGA_SHARE, "fpga_share", "swf", 1},
-    {WL_CLASS_BY, "class_by", "swf", 1},
-    {WL_MAX_JOB_CORES, "max_job_cores", "mix", 0},
+    {WL_PATH, "swf, gavel, elasticflow, alibaba", 0},
+    {WL_CLEAN, "swf", 0},
+    {WL_SKIP_BAD_ROWS, "gavel, elasticflow, alibaba", 0},
+    {WL_JOBS, "lublin, dl, mix", 0},
+    {WL_LOAD, "lublin, dl, mix", 0},
+    {WL_USERS, "lublin, dl, mix", 0},
+    {WL_ESTIMATE_FACTOR, "lublin, mix", 0},
+    {WL_SCIENTIFIC, "mix", 0},
+    {WL_DL, "mix", 0},
+    {WL_BIGDATA, "mix", 0},
+    {WL_GPU_SHARE, "swf", 1},
+    {WL_GPUS_PER_JOB, "swf", 1},
+    {WL_FPGA_SHARE, "swf", 1},
+    {WL_CLASS_BY, "swf", 1},
+    {WL_MAX_JOB_CORES, "mix", 0},
 };
 
 /* Is format one of the list "a, b, c"? */
@@ -886,7 +886,7 @@ static void workload_not_read(parse_t *p)
     const hsim_config_t *c = p->c;
     for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
         int k = format_keys[i].k;
-        const char *key = format_keys[i].key, *readers = format_keys[i].formats;
+        const char *key = wl_keys[k], *readers = format_keys[i].formats;
         if (!(p->seen_wl & KEY_BIT(k)))
             continue;
         int line = p->wl_lines[k];
@@ -901,9 +901,10 @@ static void workload_not_read(parse_t *p)
     unsigned seen = p->seen_wl;
     if ((seen & KEY_BIT(WL_THROUGHPUTS)) && strcmp(c->format, "gavel") && !c->n_nodes &&
         !c->alibaba_nodes[0])
-        fail_at(p, p->wl_lines[WL_THROUGHPUTS], "[workload] throughputs gives GPU models' speeds, which "
-                                   "apply only on a cluster of nodes (or read a gavel trace): "
-                                   "expected [nodes NAME] sections or [cluster] alibaba_nodes");
+        fail_at(p, p->wl_lines[WL_THROUGHPUTS],
+                "[workload] throughputs gives GPU models' speeds, which "
+                "apply only on a cluster of nodes (or read a gavel trace): "
+                "expected [nodes NAME] sections or [cluster] alibaba_nodes");
     unsigned shares = KEY_BIT(WL_SCIENTIFIC) | KEY_BIT(WL_DL) | KEY_BIT(WL_BIGDATA);
     if ((seen & shares) && !strcmp(c->format, "mix")) {
         double sum = c->share[0] + c->share[1] + c->share[2];
@@ -917,18 +918,21 @@ static void workload_not_read(parse_t *p)
                              "0.5, 0.3, 0.2)", c->share[0], c->share[1], c->share[2], sum);
     }
     if (!strcmp(c->format, "mix") && (seen & KEY_BIT(WL_MAX_JOB_CORES)) && c->share[0] == 0)
-        fail_at(p, p->wl_lines[WL_MAX_JOB_CORES], "[workload] max_job_cores bounds the scientific jobs, "
-                                    "which scientific = 0 leaves out: expected scientific "
-                                    "above 0");
+        fail_at(p, p->wl_lines[WL_MAX_JOB_CORES],
+                "[workload] max_job_cores bounds the scientific jobs, "
+                "which scientific = 0 leaves out: expected scientific "
+                "above 0");
     if (!strcmp(c->format, "mix") && (seen & KEY_BIT(WL_ESTIMATE_FACTOR)) &&
         c->share[0] == 0 && c->share[2] == 0)
-        fail_at(p, p->wl_lines[WL_ESTIMATE_FACTOR], "[workload] estimate_factor applies to the scientific and "
-                                   "big-data jobs, which shares of 0 leave out (deep-learning "
-                                   "jobs request their runtime): expected scientific or "
-                                   "bigdata above 0");
+        fail_at(p, p->wl_lines[WL_ESTIMATE_FACTOR],
+                "[workload] estimate_factor applies to the scientific and "
+                "big-data jobs, which shares of 0 leave out (deep-learning "
+                "jobs request their runtime): expected scientific or "
+                "bigdata above 0");
     if ((seen & KEY_BIT(WL_GPUS_PER_JOB)) && !(c->gpu_share > 0))
-        fail_at(p, p->wl_lines[WL_GPUS_PER_JOB], "[workload] gpus_per_job applies only to the jobs that "
-                                    "gpu_share makes GPU jobs: expected gpu_share above 0");
+        fail_at(p, p->wl_lines[WL_GPUS_PER_JOB],
+                "[workload] gpus_per_job applies only to the jobs that "
+                "gpu_share makes GPU jobs: expected gpu_share above 0");
 }
 
 /* The same for [policy] keys: backfill_order is read only by a backfilling
@@ -945,20 +949,22 @@ static void policy_not_read(parse_t *p, int cluster)
         const hsim_policy_config_t *pc = &c->policies[i];
         const hsim_predictor_t *pred = pc->predictor;
         if (pred && pc->scheduler->fixed_estimates && (pred->revises || pred->underpredicts))
-            fail_at(p, pc->lines[HSIM_POLICY_ESTIMATE], "[policy %s] estimate = %s does not apply to backfill = "
-                                     "%s, which plans on estimates that never change and "
-                                     "that no job outlives: expected user or oracle",
+            fail_at(p, pc->lines[HSIM_POLICY_ESTIMATE],
+                    "[policy %s] estimate = %s does not apply to backfill = "
+                    "%s, which plans on estimates that never change and "
+                    "that no job outlives: expected user or oracle",
                     pc->name, pred->name, pc->scheduler->name);
         if ((pc->seen & KEY_BIT(HSIM_POLICY_BACKFILL_ORDER)) &&
             !pc->scheduler->reads_backfill_order)
-            fail_at(p, pc->lines[HSIM_POLICY_BACKFILL_ORDER], "[policy %s] backfill_order does not apply to "
-                                     "backfill = %s: only easy reads it",
+            fail_at(p, pc->lines[HSIM_POLICY_BACKFILL_ORDER],
+                    "[policy %s] backfill_order does not apply to "
+                    "backfill = %s: only easy reads it",
                     pc->name, pc->scheduler->name);
         for (int n = 0; n < 2 && !cluster; n++)
             if (pc->seen & KEY_BIT(on_nodes[n].k))
-                fail_at(p, pc->lines[on_nodes[n].k], "[policy %s] %s applies only on a cluster of "
-                                             "nodes: expected [nodes NAME] sections or "
-                                             "[cluster] alibaba_nodes",
+                fail_at(p, pc->lines[on_nodes[n].k],
+                        "[policy %s] %s applies only on a cluster of nodes: expected "
+                        "[nodes NAME] sections or [cluster] alibaba_nodes",
                         pc->name, on_nodes[n].key);
     }
 }
@@ -972,14 +978,17 @@ static void nodes_not_read(parse_t *p)
         const hsim_nodes_config_t *nc = &c->nodes[i];
         const hsim_node_type_t *t = &nc->type;
         if ((nc->seen & KEY_BIT(HSIM_NODES_GPU_MODEL)) && t->gpu_model[0] && !t->gpus)
-            fail_at(p, nc->lines[HSIM_NODES_GPU_MODEL], "[nodes %s] gpu_model names the GPUs, but the nodes "
-                                     "have none: expected gpus > 0", t->name);
+            fail_at(p, nc->lines[HSIM_NODES_GPU_MODEL],
+                    "[nodes %s] gpu_model names the GPUs, but the nodes "
+                    "have none: expected gpus > 0", t->name);
         if ((nc->seen & KEY_BIT(HSIM_NODES_GPU_MEMORY)) && t->gpu_mem_mb && !t->gpus)
-            fail_at(p, nc->lines[HSIM_NODES_GPU_MEMORY], "[nodes %s] gpu_memory is per GPU, but the nodes have "
-                                     "none: expected gpus > 0", t->name);
+            fail_at(p, nc->lines[HSIM_NODES_GPU_MEMORY],
+                    "[nodes %s] gpu_memory is per GPU, but the nodes have "
+                    "none: expected gpus > 0", t->name);
         if ((nc->seen & KEY_BIT(HSIM_NODES_FPGA_MODEL)) && t->fpga_model[0] && !t->fpgas)
-            fail_at(p, nc->lines[HSIM_NODES_FPGA_MODEL], "[nodes %s] fpga_model names the FPGAs, but the nodes "
-                                     "have none: expected fpgas > 0", t->name);
+            fail_at(p, nc->lines[HSIM_NODES_FPGA_MODEL],
+                    "[nodes %s] fpga_model names the FPGAs, but the nodes "
+                    "have none: expected fpgas > 0", t->name);
     }
 }
 
@@ -1019,7 +1028,7 @@ static int finish(parse_t *p, int ini_rc)
     /* Whole-file mistakes: named at the line that is missing something
        (the section, or the key that cannot stand), else at line 1. */
     int wl = p->wl_line ? p->wl_line : 1;
-    int fmt = p->format_line ? p->format_line : wl;
+    int fmt = p->wl_lines[WL_FORMAT] ? p->wl_lines[WL_FORMAT] : wl;
     int generated = !strcmp(c->format, "lublin") || !strcmp(c->format, "dl") ||
                     !strcmp(c->format, "mix");
     if (!generated && !c->trace[0])
@@ -1060,11 +1069,11 @@ static int finish(parse_t *p, int ini_rc)
     if (c->n_nodes && c->processors)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: [cluster] processors and [nodes] sections exclude each other: "
-                         "expected one of them", c->path, p->processors_line);
+                         "expected one of them", c->path, p->cl_lines[CL_PROCESSORS]);
     if (c->alibaba_nodes[0] && c->processors)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: [cluster] processors and alibaba_nodes exclude each other",
-                         c->path, p->processors_line);
+                         c->path, p->cl_lines[CL_PROCESSORS]);
     if (c->n_nodes == 0 && !c->alibaba_nodes[0] &&
         (!strcmp(c->format, "gavel") || !strcmp(c->format, "elasticflow") ||
          !strcmp(c->format, "alibaba") || !strcmp(c->format, "dl") || !strcmp(c->format, "mix")))
