@@ -63,7 +63,7 @@ typedef struct hsim_run_stats {
     double core_s;         /* cores x seconds */
     double mem_s;          /* MiB x seconds */
     double fpga_s;         /* FPGAs x seconds */
-    double gpu_s[HSIM_MAX_GPU_MODELS];      /* GPUs x seconds, per cluster GPU model */
+    double gpu_s[HSIM_MAX_GPU_MODELS]; /* GPUs x seconds, per cluster GPU model */
     double all_gpu_s;      /* GPUs x seconds, all GPUs (a model or none) */
     hsim_time_t *node_busy;/* [n_nodes] time each node had >= 1 job; the
                               caller frees it (hsim_free) */

@@ -40,7 +40,7 @@ typedef struct hsim_cluster_metrics {
     double util_fpgas;      /* FPGA-seconds used / (FPGAs x makespan) */
     double util_all_gpus;   /* GPU-seconds used / (GPUs x makespan), all
                                GPUs, those of no named model included */
-    double util_gpus[HSIM_MAX_GPU_MODELS];   /* per GPU model of the cluster, likewise */
+    double util_gpus[HSIM_MAX_GPU_MODELS]; /* per GPU model of the cluster, likewise */
     double load_imbalance;  /* coefficient of variation (population) of the
                                nodes' busy time: 0 = perfectly even */
 } hsim_cluster_metrics_t;

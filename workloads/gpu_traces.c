@@ -95,7 +95,8 @@ static void feed(reader_t *r, struct csv_parser *p, const char *s, size_t len,
     if (*at_line_start && p->pstate == CSV_ROW_NOT_BEGUN)
         r->start_line = r->line;
     /* a row of no real trace is this long: an unclosed quote, or no text
-       file (libcsv would grow its field 128 bytes at a time) */
+       file (libcsv would hold it all, and grow its field for as long as
+       the row goes on) */
     r->row_bytes += len;
     if (r->row_bytes > HSIM__ROW_MAX) {
         r->rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: a row longer than %d bytes: expected a "
