@@ -47,6 +47,8 @@ enum {
 };
 enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
 
+/* The [workload] keys' names, by WL_*: for workload_more() and the checks
+   of keys a format does not read. */
 static const char *const wl_keys[WL_KEYS] = {
     [WL_FORMAT] = "format",             [WL_PATH] = "path",
     [WL_CLEAN] = "clean",               [WL_MAX_JOBS] = "max_jobs",
