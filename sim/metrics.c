@@ -179,6 +179,8 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
         s->makespan = (double)(last - first) / HSIM_SECOND;
         s->utilization = area / ((double)capacity * s->makespan);
         s->throughput = (double)k / s->makespan * 3600.0;
+    } else if (k) { /* a makespan of 0: no rate over it is defined */
+        s->utilization = s->throughput = NAN;
     }
     if (k == 0) { /* no job ran: no figure is defined */
         const hsim_dist_t none = {NAN, NAN, NAN, NAN};

@@ -262,6 +262,38 @@ static void test_no_job_ran(void)
     hsim_workload_free(&w);
 }
 
+/* Every job ran for 0 s and all were submitted at once: the makespan is
+   0, and the rates over it (utilization, throughput) are not defined, as
+   the cluster figures over it are not; the times are. */
+static void test_zero_makespan(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    hsim_outcome_t out[2];
+    for (int i = 0; i < 2; i++) {
+        hsim_job_t j = {.id = i + 1, .line = i + 1, .submit = hsim_seconds(7), .procs = 2,
+                        .user = 1, .estimate = hsim_seconds(10), .runtime = 0};
+        CU_ASSERT_EQUAL_FATAL(hsim_workload_add(&w, &j), 0);
+        out[i] = (hsim_outcome_t){.start = hsim_seconds(7), .end = hsim_seconds(7),
+                                  .fate = HSIM_FATE_RAN, .node = -1};
+    }
+    hsim_summary_t s;
+    CU_ASSERT_EQUAL_FATAL(hsim_metrics_compute(&w, out, 64, &s), 0);
+    CU_ASSERT_EQUAL(s.jobs, 2);
+    CU_ASSERT_DOUBLE_EQUAL(s.makespan, 0, 1e-12);
+    CU_ASSERT(isnan(s.utilization));
+    CU_ASSERT(isnan(s.throughput));
+    CU_ASSERT_DOUBLE_EQUAL(s.wait.avg, 0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.bsld.max, 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.fairness, 1, 1e-12);
+    hsim_run_stats_t st = {0};
+    hsim_cluster_t c = {0};
+    hsim_cluster_metrics_t m;
+    hsim_cluster_metrics_compute(&st, &c, s.makespan, &m);
+    CU_ASSERT(isnan(m.util_cores) && isnan(m.load_imbalance));
+    hsim_workload_free(&w);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("metrics");
@@ -269,4 +301,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_summary_bits);
     HSIM_TEST(s, test_by_hand);
     HSIM_TEST(s, test_no_job_ran);
+    HSIM_TEST(s, test_zero_makespan);
 }
