@@ -143,6 +143,39 @@ for policy in fcfs easy cons; do
   check "$policy: job 6 killed at its requested time" \
     awk -F, 'NR > 1 && $1 == 6 { found = 1; if ($7 != 100) bad = 1 } END { exit !(found && !bad) }' "$jobs"
 done
+check "rejected.csv: each job with the line it is on in small.swf" \
+  test "$(tail -n +2 "$res/rejected.csv" | cut -d, -f1,2 | sort -n | tr '\n' ' ')" = "7,12 8,13 9,14 10,15 11,16 "
+
+# ---- every cell of a small run, worked out by hand ----
+# 4 processors, FCFS.  J1 runs [0, 30); J2 waits for it and runs [30, 60);
+# J3 and J4 start at 60, and J4, which asked for 10 s, is killed at 70.
+#   wait 0, 20, 40, 35; turnaround 30, 50, 45, 45; bsld 1, 50/30, 4.5, 4.5
+#   (J3: 45 / max(5, 10)).  Percentiles interpolate between order
+#   statistics: the median wait of 0 20 35 40 is 27.5, its p95 35 + 0.85 x 5.
+#   utilization 270 / (4 x 70); throughput 4 jobs in 70 s, 205.7143 an hour;
+#   fairness over the users' average bsld (1.3333, 4.5, 4.5):
+#   10.3333^2 / (3 x 42.2778) = 0.841875.
+cat >exact.swf <<'EOF'
+; MaxProcs: 4
+1 0 -1 30 4 -1 -1 4 30 -1 1 1 1 1 1 1 -1 -1
+2 10 -1 30 4 -1 -1 4 40 -1 1 1 1 1 1 1 -1 -1
+3 20 -1 5 2 -1 -1 2 100 -1 1 2 1 1 1 1 -1 -1
+4 25 -1 20 2 -1 -1 2 10 -1 0 3 1 1 1 1 -1 -1
+EOF
+printf '[experiment]\nname = exact\noutput = %s/out\n[workload]\npath = exact.swf\nclean = standard\n[policy fcfs]\n' \
+  "$work" >exact.ini
+run -q exact.ini
+check "a run worked out by hand: exits 0" test $rc -eq 0
+check "a run worked out by hand: every cell of jobs.csv" \
+  test "$(tail -n +2 "$work/out/exact/fcfs/jobs.csv" | tr '\n' ' ')" = "\
+1,0,0,30,4,0,30,30,1.0000,1,ran \
+2,10,30,60,4,20,30,40,1.6667,1,ran \
+3,20,60,65,2,40,5,100,4.5000,2,ran \
+4,25,60,70,2,35,10,10,4.5000,3,killed "
+check "a run worked out by hand: every cell of summary.csv" \
+  test "$(tail -n +2 "$work/out/exact/summary.csv")" = "\
+fcfs,4,23.750,42.500,2.9167,40.000,0.964286,70.000,205.7143,27.500,39.250,45.000,49.250,50.000,\
+3.0833,4.5000,4.5000,0.841875,1,0,0"
 
 run good.ini
 check "without -q, a table on stdout" test -s out.txt

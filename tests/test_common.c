@@ -296,6 +296,32 @@ static void test_ends_with(void)
     CU_ASSERT_FALSE(hsim_ends_with("a.PNG", ".png"));  /* case counts */
 }
 
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, its
+   quotes doubled; any other is written as it is. */
+static void test_csv_field(void)
+{
+    const char *cases[][2] = {
+        {"plain text", "plain text"},
+        {"", ""},
+        {"a,b", "\"a,b\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\""},
+        {"\"", "\"\"\"\""},
+        {"two\nlines", "\"two\nlines\""},
+        {"cr\r", "\"cr\r\""},
+        {"it's; fine", "it's; fine"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        hsim_report_csv_field(f, cases[i][0]);
+        fclose(f);
+        CU_ASSERT_STRING_EQUAL(text, cases[i][1]);
+        free(text);
+    }
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("large-blocks");
@@ -310,4 +336,5 @@ void hsim_test_register(void)
     HSIM_TEST(t, test_bom_len);
     HSIM_TEST(t, test_publish);
     HSIM_TEST(t, test_format_time);
+    HSIM_TEST(t, test_csv_field);
 }

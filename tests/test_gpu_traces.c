@@ -640,6 +640,8 @@ static void test_elasticflow_bad_rows(void)
     expect_bad(ELASTICFLOW, "job_id,submission_time,duration,num_gpu,num_gpu\na,0,10,1,8\n",
                "x.csv:1: column 'num_gpu' given twice in the header (fields 4 and 5)",
                "expected it once");
+    expect_bad(ELASTICFLOW, "job_id,submission_time,duration,job_id,num_gpu\na,0,10,b,1\n",
+               "x.csv:1: column 'job_id' given twice in the header (fields 1 and 4)", NULL);
     /* a quoted id spanning two lines: the row is on line 2, the next on 4 */
     expect_bad(ELASTICFLOW, EF_HEADER "\"a,\nb\",5,2,1\nc,5,2,x\n",
                "x.csv:4: field 4 (num_gpu): expected an integer, found 'x'", NULL);

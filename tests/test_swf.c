@@ -55,7 +55,7 @@ static void expect_error(const char *text, const char *needle1, const char *need
 
 static const char *const header_text =
     "; Version: 2.2\n"
-    "; Computer: IBM SP2\n"
+    "; Computer: IBM SP2 \t \n"
     "; Installation: KTH, Stockholm\n"
     ";   MaxProcs: 100   \n"
     "; MaxNodes: 100\n"
@@ -737,6 +737,21 @@ static void test_read_errors(void)
     CU_ASSERT_STRING_EQUAL(e.msg, want);
     remove(path);
     free(path);
+    /* a line that does not fit the reader's 256 KiB buffer: named by its
+       own number, even though the reader has not counted it yet */
+    size_t long_len = (size_t)1 << 18;
+    char *text = malloc(long_len + 64);
+    strcpy(text, "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n;");
+    size_t at = strlen(text);
+    memset(text + at, 'x', long_len);
+    strcpy(text + at + long_len, "\n");
+    path = write_file(dir, "long.swf", text, 0);
+    CU_ASSERT_EQUAL(hsim_swf_read(path, 0, &t, &e), HSIM_EINPUT);
+    snprintf(want, sizeof want, "%s:3: line longer than 262144 bytes", path);
+    CU_ASSERT_STRING_EQUAL(e.msg, want);
+    remove(path);
+    free(path);
+    free(text);
     remove(dir);
     free(dir);
 }
