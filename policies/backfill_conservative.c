@@ -44,6 +44,7 @@
  * seconds, one link at a time, each link into the slot the one before it
  * left (see slide() in profile.c).
  */
+#include "backfill_nodes.h"
 #include "profile.h"
 #include "queue.h"
 
@@ -83,6 +84,9 @@ typedef struct run_note {
 } run_note_t;
 
 typedef struct cons {
+    hsim_cons_nodes_t *nodes; /* on a cluster of nodes: all of the state
+                                 (backfill_conservative_nodes.c); NULL on
+                                 a pool, where the rest is */
     hsim_profile_t profile;   /* running jobs and reservations */
     hsim_queue_t queue;       /* waiting jobs, in queue order: those reserved
                                  in the future, and those whose start has
@@ -128,6 +132,15 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
     cons_t *s = hsim_calloc(1, sizeof *s);
     if (!s)
         return HSIM_ENOMEM;
+    if (p->planner) {
+        int rc = hsim_cons_nodes_create(p, &s->nodes);
+        if (rc) {
+            hsim_free(s);
+            return rc;
+        }
+        *state = s;
+        return 0;
+    }
     s->at = hsim_calloc(p->n_jobs, sizeof *s->at);
     s->before = hsim_calloc(p->n_jobs, sizeof *s->before);
     if (!s->at || !s->before || hsim_profile_init(&s->profile, p->capacity, 0)) {
@@ -157,6 +170,8 @@ static void check_profile(const cons_t *s)
 static void cons_destroy(void *state)
 {
     cons_t *s = state;
+    if (s->nodes)
+        hsim_cons_nodes_destroy(s->nodes);
     hsim_profile_free(&s->profile);
     hsim_queue_free(&s->queue);
     hsim_free(s->at);
@@ -398,6 +413,8 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
                           const hsim_decide_t *d)
 {
     cons_t *s = state;
+    if (s->nodes)
+        return hsim_cons_nodes_submitted(s->nodes, v, job, d);
     if (!s->ready) {
         /* the profile starts at the first submission: times may be < 0 */
         hsim_profile_free(&s->profile);
@@ -556,6 +573,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     (void)start;
     (void)est_end;
     cons_t *s = state;
+    if (s->nodes)
+        return hsim_cons_nodes_ended(s->nodes, v, job, d);
     hsim_time_t now = v->now;
     int rc;
     hsim_profile_trim(&s->profile, now);
@@ -724,4 +743,5 @@ const hsim_scheduler_t hsim_sched_conservative = {
     .schedule = cons_schedule,
     .running_any_order = 1,
     .fixed_estimates = 1,
+    .plans_on_nodes = 1,
 };

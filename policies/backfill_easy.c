@@ -18,10 +18,25 @@
  *
  * Cost per pass: O(running) to find the shadow time, and O(log queue) per
  * job that is narrow enough to fit now (the queue's min-tree skips the rest).
+ *
+ * On a cluster of nodes the same discipline plans node by node with the
+ * planner (sim/planner.h): the head's reservation is a time and nodes, the
+ * earliest at which it fits in what the running jobs leave by their
+ * estimated ends; a later job starts now if it fits now and either ends,
+ * on the nodes it gets, by that time, or leaves the head's nodes what the
+ * head needs there (on each, no more than its spare).  A job that ends by
+ * the shadow time may take the head's nodes, and the reservation is then
+ * made again on the nodes that will be free by then: on nodes of one unit
+ * each this is the pool's schedule, job for job.
  */
 #include "queue.h"
 
+#include "../sim/planner.h"
+
 typedef struct easy {
+    hsim_planner_t *planner;       /* on a cluster of nodes, else NULL */
+    hsim_booking_t head;           /* there: the head's reservation */
+    hsim_alloc_t place;            /* there: a placement being tried */
     hsim_queue_t queue;            /* queue order */
     const hsim_order_t *bf_order;  /* backfilling order, NULL = queue order */
     hsim_queue_t bf;               /* with bf_order: the same jobs in that
@@ -34,6 +49,7 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
     if (!s)
         return HSIM_ENOMEM;
     hsim_queue_init(&s->queue, p->order);
+    s->planner = p->planner;
     s->bf_order = p->backfill_order;
     if (s->bf_order) {
         hsim_queue_init(&s->bf, s->bf_order);
@@ -48,6 +64,8 @@ static void easy_destroy(void *state)
     easy_t *s = state;
     hsim_queue_free(&s->queue);
     hsim_queue_free(&s->bf);
+    hsim_booking_free(&s->head);
+    hsim_alloc_free(&s->place);
     hsim_free(s);
 }
 
@@ -143,6 +161,100 @@ static int backfill(hsim_queue_t *q, int32_t head, const hsim_view_t *v,
     return rc;
 }
 
+/* Starts job on the placement in s->place (which it empties). */
+static int start_placed(easy_t *s, const hsim_decide_t *d, int32_t job)
+{
+    int rc = d->start_on(d->ctx, job, &s->place);
+    s->place.n = 0;
+    return rc;
+}
+
+/* Tries to backfill job on a cluster of nodes beside the head's
+   reservation s->head (at HSIM_TIME_MAX when the head has none).  *started
+   says whether it started. */
+static int try_backfill_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d,
+                              int32_t head, int32_t job, int *started)
+{
+    hsim_time_t shortest, longest, shadow = s->head.at;
+    hsim_planner_span(s->planner, v, job, &shortest, &longest);
+    (void)longest;
+    double speed;
+    int rc;
+    *started = 0;
+    if (shadow == HSIM_TIME_MAX || v->now + shortest <= shadow) {
+        /* it may end by the shadow time: where the policy would put it */
+        rc = hsim_planner_place_now(s->planner, v, job, NULL, &s->place, &speed);
+        if (rc)
+            return rc == HSIM_NOFIT ? 0 : rc;
+        if (shadow == HSIM_TIME_MAX ||
+            v->now + hsim_time_scaled(v->jobs[job].estimate, speed) <= shadow) {
+            if ((rc = start_placed(s, d, job)))
+                return rc;
+            *started = 1;
+            if (shadow == HSIM_TIME_MAX)
+                return 0;
+            /* it may have taken the head's nodes: reserve them again on
+               what will be free by then (the time does not move) */
+            hsim_booking_free(&s->head);
+            rc = hsim_planner_shadow(s->planner, v, head, &s->head);
+            if (rc == HSIM_NOFIT) {
+                s->head.at = HSIM_TIME_MAX;
+                return 0;
+            }
+            return rc;
+        }
+        s->place.n = 0;
+    }
+    /* it runs past the shadow time: it must leave the head's nodes alone */
+    rc = hsim_planner_place_now(s->planner, v, job, &s->head, &s->place, &speed);
+    if (rc)
+        return rc == HSIM_NOFIT ? 0 : rc;
+    hsim_booking_consume(&s->head, &s->place);
+    if ((rc = start_placed(s, d, job)))
+        return rc;
+    *started = 1;
+    return 0;
+}
+
+/* EASY on a cluster of nodes (see the top of the file). */
+static int schedule_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d)
+{
+    hsim_queue_t *q = &s->queue;
+    int32_t free_now;
+    int rc;
+    if ((rc = hsim_queue_start_head(q, v, d, &free_now)))
+        return rc;
+    if (hsim_queue_size(q) < 2 || free_now == 0 || v->cluster->free_cores == 0)
+        return 0;
+    int32_t head = q->ids[q->first];
+    hsim_booking_free(&s->head);
+    rc = hsim_planner_shadow(s->planner, v, head, &s->head);
+    if (rc == HSIM_NOFIT)
+        s->head.at = HSIM_TIME_MAX; /* no reservation: nothing to protect */
+    else if (rc)
+        return rc;
+    hsim_queue_t *bq = s->bf_order ? &s->bf : q;
+    size_t from = bq->ids[bq->first] == head ? bq->first + 1 : bq->first;
+    /* the min-tree finds the jobs that ask no more cores than are free */
+    long i = hsim_queue_find_backfill(bq, from, free_now, INT32_MAX, 0, &rc);
+    while (i >= 0) {
+        int32_t job = bq->ids[i];
+        if (job != head) {
+            int started;
+            if ((rc = try_backfill_nodes(s, v, d, head, job, &started)))
+                return rc;
+            if (started) {
+                hsim_queue_remove_at(bq, (size_t)i);
+                free_now -= v->jobs[job].procs;
+                if (free_now <= 0 || v->cluster->free_cores == 0)
+                    break;
+            }
+        }
+        i = hsim_queue_find_backfill(bq, (size_t)i + 1, free_now, INT32_MAX, 0, &rc);
+    }
+    return rc;
+}
+
 static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
 {
     easy_t *s = state;
@@ -154,6 +266,8 @@ static int easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
         if ((rc = hsim_queue_refresh(&s->bf, v)))
             return rc;
     }
+    if (s->planner)
+        return schedule_nodes(s, v, d);
     if ((rc = hsim_queue_start_head(q, v, d, &free_now)))
         return rc;
     if (hsim_queue_size(q) < 2 || free_now == 0)
@@ -173,4 +287,5 @@ const hsim_scheduler_t hsim_sched_easy = {
     .submitted = easy_submitted,
     .schedule = easy_schedule,
     .reads_backfill_order = 1,
+    .plans_on_nodes = 1,
 };

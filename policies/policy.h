@@ -16,6 +16,11 @@
 
 #include "../sim/common.h"
 
+struct hsim_cluster;
+struct hsim_request;
+struct hsim_alloc;
+struct hsim_planner;
+
 /* A job as policies see it. */
 typedef struct hsim_vjob {
     hsim_time_t submit;    /* submission time */
@@ -66,6 +71,21 @@ typedef struct hsim_view {
                                       revision changed (all of them
                                       waiting then)... */
     size_t n_revised;              /* ...and how many */
+    /* On a cluster of nodes (all NULL on a pool of processors): the
+       multi-resource view.  capacity and procs above then count cores. */
+    const struct hsim_cluster *cluster;  /* the ledger: what each node has
+                                            free now */
+    const struct hsim_request *requests; /* by job index: the vector each
+                                            job asks for (cores, memory,
+                                            GPUs and their models, FPGAs,
+                                            nodes, partition) */
+    const struct hsim_alloc *allocs;     /* by job index: what a running
+                                            job holds, node by node (empty
+                                            once it has given it back) */
+    struct hsim_planner *planner;        /* asks "when and where could this
+                                            job start?" (sim/planner.h);
+                                            running[] is then in est_end
+                                            order */
 } hsim_view_t;
 
 /*
@@ -91,6 +111,13 @@ typedef struct hsim_decide {
     void *ctx;
     int (*start)(void *ctx, int32_t job);
     int (*reserve)(void *ctx, int32_t job, hsim_time_t at);
+    /* On a cluster of nodes: start the job now on allocation a (which the
+       planner found: hsim_planner_place_now()), or reserve its start at
+       'at' on a (the plan's nodes; at that time the job starts there if
+       they are free, else where the placement policy finds room).  a is
+       copied.  The same returns as start() and reserve(). */
+    int (*start_on)(void *ctx, int32_t job, const struct hsim_alloc *a);
+    int (*reserve_on)(void *ctx, int32_t job, hsim_time_t at, const struct hsim_alloc *a);
 } hsim_decide_t;
 
 /* Parameters a policy is created with (from the [policy X] section). */
@@ -100,6 +127,8 @@ typedef struct hsim_policy_params {
     const struct hsim_order *order;   /* queue order */
     const struct hsim_order *backfill_order; /* order of the backfilling
                                       pass; NULL = queue order */
+    struct hsim_planner *planner;    /* on a cluster of nodes: plan with it
+                                      (the view's planner); NULL on a pool */
 } hsim_policy_params_t;
 
 /*
@@ -144,6 +173,9 @@ typedef struct hsim_scheduler {
                             for good (conservative's reservations), so it
                             takes no predictor whose answers change or can
                             be outlived */
+    int plans_on_nodes;  /* 1: on a cluster of nodes it asks the planner,
+                            which reads view->running in est_end order
+                            whatever running_any_order says */
 } hsim_scheduler_t;
 
 #endif

@@ -378,6 +378,65 @@ void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now
         apply(c, &a->parts[i], -1, now);
 }
 
+void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i)
+{
+    hsim_node_t *d = &dst->nodes[i];
+    const hsim_node_t *s = &src->nodes[i];
+    hsim_type_index_t *x = &dst->idx[d->type];
+    int has_gpus = dst->types[d->type].gpus > 0;
+    bucket_unlink(x, dst->nodes, i, 0);
+    if (has_gpus)
+        bucket_unlink(x, dst->nodes, i, 1);
+    dst->free_cores += s->free_cores - d->free_cores;
+    dst->free_gpus += s->free_gpus - d->free_gpus;
+    d->free_cores = s->free_cores;
+    d->free_mem = s->free_mem;
+    d->free_gpus = s->free_gpus;
+    d->free_fpgas = s->free_fpgas;
+    d->jobs = s->jobs;
+    d->busy = s->busy;
+    d->busy_since = s->busy_since;
+    size_t g0 = dst->gpu_first[i];
+    memcpy(&dst->gpu_milli[g0], &src->gpu_milli[g0],
+           (size_t)dst->types[d->type].gpus * sizeof *dst->gpu_milli);
+    bucket_link(x, dst->nodes, i, 0);
+    if (has_gpus)
+        bucket_link(x, dst->nodes, i, 1);
+    tree_set(dst, i);
+}
+
+/* v - min(v, w) */
+static int64_t minus_floor(int64_t v, int64_t w) { return w < v ? v - w : 0; }
+
+void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p)
+{
+    hsim_node_t *n = &c->nodes[p->node];
+    hsim_type_index_t *x = &c->idx[n->type];
+    int has_gpus = c->types[n->type].gpus > 0;
+    bucket_unlink(x, c->nodes, p->node, 0);
+    if (has_gpus)
+        bucket_unlink(x, c->nodes, p->node, 1);
+    int32_t cores = (int32_t)minus_floor(n->free_cores, p->cores);
+    c->free_cores += cores - n->free_cores;
+    n->free_cores = cores;
+    n->free_mem = minus_floor(n->free_mem, p->mem_mb);
+    n->free_fpgas = (int32_t)minus_floor(n->free_fpgas, p->fpgas);
+    /* a share held counts as its whole GPU: a planner books no fractions */
+    int32_t left = p->gpus + (p->gpu >= 0 && p->gpu_milli > 0);
+    size_t g0 = c->gpu_first[p->node];
+    for (int32_t g = 0; g < c->types[n->type].gpus && left > 0; g++)
+        if (c->gpu_milli[g0 + (size_t)g] == 1000) {
+            c->gpu_milli[g0 + (size_t)g] = GPU_HELD;
+            n->free_gpus--;
+            c->free_gpus--;
+            left--;
+        }
+    bucket_link(x, c->nodes, p->node, 0);
+    if (has_gpus)
+        bucket_link(x, c->nodes, p->node, 1);
+    tree_set(c, p->node);
+}
+
 int hsim_cluster_speeds_init(hsim_cluster_t *c, size_t n_classes)
 {
     hsim_free(c->speeds.speed);

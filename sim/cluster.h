@@ -170,6 +170,16 @@ int32_t hsim_cluster_bucket(const hsim_cluster_t *c, size_t t, int by_gpus, int3
    caller (the engine) checked that it fits. */
 void hsim_cluster_take(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now);
 void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now);
+/* Makes node i of dst, a cluster built from the same types, what it is in
+   src: free resources, GPU shares, job count and busy time (a planner's
+   scratch copy catching up with the ledger).  O(log nodes + the node's
+   GPUs). */
+void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i);
+/* Takes what part p holds from its node, never below nothing: a planner's
+   scratch copy books reservations that may add up past the node over a
+   window.  A share of a GPU is booked as its whole GPU.  Changes no job
+   count or busy time.  O(log nodes + the node's GPUs). */
+void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p);
 /* Busy time of node n up to now. */
 hsim_time_t hsim_node_busy(const hsim_node_t *n, hsim_time_t now);
 

@@ -27,6 +27,8 @@
 #include "engine.h"
 
 #include "heap.h"
+#include "../policies/place_common.h"
+#include "planner.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -94,6 +96,12 @@ typedef struct run {
                                   retried after each termination */
     size_t n_deferred, cap_deferred;
     uint32_t *model_map;       /* workload GPU model i -> cluster model bits */
+    hsim_request_t *requests;  /* the view's requests[], by job index */
+    hsim_planner_t *planner;   /* the view's planner */
+    hsim_alloc_t *resv_alloc;  /* by job index: the nodes of a reservation
+                                  made with reserve_on() (NULL until one) */
+    hsim_time_t *resv_at;      /* by job index, beside it: the reserved
+                                  start, -1 when none */
 } run_t;
 
 enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
@@ -247,20 +255,6 @@ static void compact_waiting(run_t *r)
     r->waiting_holes = 0;
 }
 
-/* A duration on an allocation of the given speed, to the microsecond;
-   HSIM_HORIZON + 1 for any not shorter than HSIM_HORIZON: past the
-   horizon from any start, even 0 (start_job() stops the run then). */
-static hsim_time_t scaled(hsim_time_t t, double speed)
-{
-    if (speed == 1.0)
-        return t;
-    double v = (double)t / speed;
-    if (!(v < (double)HSIM_HORIZON))
-        return HSIM_HORIZON + 1;
-    long long r = llround(v);
-    return r < 1 ? 1 : (hsim_time_t)r;
-}
-
 /* How long job j runs on the reference machine: its runtime, never past
    its requested time (it is killed there). */
 static hsim_time_t reference_run(const hsim_job_t *j)
@@ -348,44 +342,98 @@ static void settle_ending(run_t *r)
     }
 }
 
-/* Places job on the cluster and takes its resources; *speed gets the speed
-   of its slowest part.  0, HSIM_NOFIT or HSIM_ENOMEM. */
-static int place_job(run_t *r, int32_t job, double *speed)
+/* The ledger has just taken job's allocation: its speed (that of its
+   slowest part) into *speed, the planner told. */
+static int placed(run_t *r, int32_t job, const hsim_job_t *j, double *speed)
+{
+    const hsim_alloc_t *a = &r->allocs[job];
+    double slowest = HUGE_VAL;
+    for (size_t i = 0; i < a->n; i++) {
+        size_t t = (size_t)r->cluster.nodes[a->parts[i].node].type;
+        double s = hsim_cluster_speed(&r->cluster, j->job_class, t, j->gpus > 0);
+        if (s < slowest)
+            slowest = s;
+    }
+    HSIM_ASSERT(a->n > 0 && slowest > 0);
+    if (r->planner)
+        hsim_planner_sync(r->planner, a);
+    r->n_placed++;
+    *speed = slowest;
+    r->out[job].node = a->parts[0].node;
+    r->out[job].nodes = (int32_t)a->n;
+    return 0;
+}
+
+/* Takes the parts of given from the ledger into a if every one fits (two
+   parts on one node add up) on a node type q may use; else takes
+   nothing.  0, HSIM_NOFIT or HSIM_ENOMEM. */
+static int take_given(run_t *r, const hsim_request_t *q, const hsim_alloc_t *given,
+                      hsim_alloc_t *a)
+{
+    hsim_cluster_t *c = &r->cluster;
+    size_t i;
+    for (i = 0; i < given->n; i++) {
+        const hsim_part_t *p = &given->parts[i];
+        if (p->node < 0 || (size_t)p->node >= c->n_nodes)
+            break;
+        const hsim_node_t *n = &c->nodes[p->node];
+        int share = p->gpu >= 0;
+        if (!hsim_place_type_ok(c, (size_t)n->type, q) || p->cores < 0 || p->mem_mb < 0 ||
+            p->gpus < 0 || p->fpgas < 0 ||
+            (share && (p->gpu >= c->types[n->type].gpus ||
+                       c->gpu_milli[c->gpu_first[p->node] + (size_t)p->gpu] < p->gpu_milli)) ||
+            !hsim_node_fits(c, p->node, p->cores, p->mem_mb, p->gpus, 1000, p->fpgas))
+            break;
+        hsim_alloc_t one = {.parts = (hsim_part_t *)p, .n = 1};
+        hsim_cluster_take(c, &one, r->now);
+    }
+    if (i < given->n || given->n == 0) { /* undo */
+        while (i-- > 0) {
+            hsim_alloc_t one = {.parts = &given->parts[i], .n = 1};
+            hsim_cluster_give(c, &one, r->now);
+        }
+        return HSIM_NOFIT;
+    }
+    for (i = 0; i < given->n; i++)
+        if (hsim_alloc_add(a, &given->parts[i]))
+            return HSIM_ENOMEM;
+    return 0;
+}
+
+/* Places job on the cluster and takes its resources: on given when it is
+   not NULL (and fits), else where the placement policy chooses; *speed
+   gets the speed of its slowest part.  0, HSIM_NOFIT or HSIM_ENOMEM. */
+static int place_job(run_t *r, int32_t job, const hsim_alloc_t *given, double *speed)
 {
     const hsim_job_t *j = &r->w->jobs[job];
-    hsim_request_t q;
-    hsim_engine_request(r->w, j, r->model_map, &q);
+    const hsim_request_t *q = &r->requests[job];
     hsim_alloc_t *a = &r->allocs[job];
     a->n = 0;
     settle_ending(r); /* placement sees what the scheduler saw free */
-    int rc = r->cfg->placement->place(r->place_state, &r->cluster, &q, a);
+    if (given) {
+        int rc = take_given(r, q, given, a);
+        if (rc)
+            return rc;
+        return placed(r, job, j, speed);
+    }
+    int rc = r->cfg->placement->place(r->place_state, &r->cluster, q, a);
     if (rc == HSIM_NOFIT && r->n_placed == 0) {
         /* A layout the policy cannot find even on the idle cluster (a
            memory split that its node order cannot fit): the one the
            rejection check found, hsim_spec_reject_impossible()'s, so that a
            job that passed it never waits for ever. */
         a->n = 0;
-        rc = r->fallback->place(r->fallback_state, &r->cluster, &q, a);
+        rc = r->fallback->place(r->fallback_state, &r->cluster, q, a);
     }
     if (rc)
         return rc;
-    double slowest = HUGE_VAL;
     for (size_t i = 0; i < a->n; i++) {
         const hsim_part_t *p = &a->parts[i];
         HSIM_ASSERT(hsim_node_fits(&r->cluster, p->node, p->cores, p->mem_mb, p->gpus,
                                    p->gpu >= 0 ? p->gpu_milli : 1000, p->fpgas));
-        size_t t = (size_t)r->cluster.nodes[p->node].type;
-        double s = hsim_cluster_speed(&r->cluster, j->job_class, t, j->gpus > 0);
-        if (s < slowest)
-            slowest = s;
     }
-    HSIM_ASSERT(a->n > 0 && slowest > 0);
     hsim_cluster_take(&r->cluster, a, r->now);
-    r->n_placed++;
-    *speed = slowest;
-    r->out[job].node = a->parts[0].node;
-    r->out[job].nodes = (int32_t)a->n;
-    return 0;
+    return placed(r, job, j, speed);
 }
 
 /* Gives the job's resources back and counts what it used; nothing when
@@ -409,12 +457,15 @@ static void release_job(run_t *r, int32_t job)
         r->stats.node_jobs[p->node]++;
     }
     hsim_cluster_give(&r->cluster, a, r->now);
+    if (r->planner)
+        hsim_planner_sync(r->planner, a);
     r->n_placed--;
     hsim_alloc_free(a);
 }
 
-/* Starts job now: the decision callback and the reserved-start event. */
-static int start_job(run_t *r, int32_t job)
+/* Starts job now, on given when not NULL: the decision callbacks and the
+   reserved-start event. */
+static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
 {
     if (job < 0 || (size_t)job >= r->n_jobs || r->state[job] != JOB_WAITING)
         return hsim_errf(r->e, HSIM_EINPUT,
@@ -422,7 +473,7 @@ static int start_job(run_t *r, int32_t job)
     const hsim_job_t *j = &r->w->jobs[job];
     double speed = 1.0;
     if (r->has_cluster) {
-        int rc = place_job(r, job, &speed);
+        int rc = place_job(r, job, given, &speed);
         if (rc)
             return rc; /* HSIM_NOFIT: the policy treats it as not fitting */
     } else {
@@ -437,7 +488,7 @@ static int start_job(run_t *r, int32_t job)
     if (running_room(r))
         return HSIM_ENOMEM;
     int64_t seq = r->starts++;
-    hsim_time_t est_end = r->now + scaled(r->vjobs[job].estimate, speed);
+    hsim_time_t est_end = r->now + hsim_time_scaled(r->vjobs[job].estimate, speed);
     if (est_end > HSIM_HORIZON)
         return past_horizon(r, job, "estimated end");
     r->est_end[job] = est_end;
@@ -458,19 +509,21 @@ static int start_job(run_t *r, int32_t job)
     r->start_seq[job] = seq;
     r->state[job] = JOB_RUNNING;
     hsim_reserved_remove(&r->reservations, job);
+    if (r->resv_at)
+        r->resv_at[job] = -1;
 
     hsim_outcome_t *o = &r->out[job];
     o->start = r->now;
     o->speed = (float)speed;
     hsim_time_t run = reference_run(j);
     o->fate = j->killed_at_estimate || run < j->runtime ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
-    run = scaled(run, speed);
+    run = hsim_time_scaled(run, speed);
     o->end = r->now + run;
     if (o->end > HSIM_HORIZON)
         return past_horizon(r, job, "end");
     refresh_view(r);
     if (o->end > est_end && r->full_end) { /* it will outlive its prediction */
-        r->full_end[job] = r->now + scaled(j->estimate, speed);
+        r->full_end[job] = r->now + hsim_time_scaled(j->estimate, speed);
         int rc = push_event(r, est_end, HSIM_EV_EXPIRY, job);
         if (rc)
             return rc;
@@ -478,7 +531,32 @@ static int start_job(run_t *r, int32_t job)
     return push_event(r, o->end, HSIM_EV_END, job);
 }
 
+static int start_job(run_t *r, int32_t job) { return start_job_on(r, job, NULL); }
+
 static int decide_start(void *ctx, int32_t job) { return start_job(ctx, job); }
+
+static int decide_start_on(void *ctx, int32_t job, const hsim_alloc_t *a)
+{
+    run_t *r = ctx;
+    if (!r->has_cluster || !a)
+        return hsim_errf(r->e, HSIM_EINPUT, "policy error: start_on() without a cluster");
+    return start_job_on(r, job, a);
+}
+
+/* A reserved start due now: on the reservation's nodes when it has some
+   and they are free, else where the placement policy finds room. */
+static int start_reserved(run_t *r, int32_t job)
+{
+    hsim_alloc_t *given = r->resv_alloc ? &r->resv_alloc[job] : NULL;
+    int rc = HSIM_NOFIT;
+    if (given && given->n)
+        rc = start_job_on(r, job, given);
+    if (rc == HSIM_NOFIT)
+        rc = start_job(r, job);
+    if (given)
+        hsim_alloc_free(given);
+    return rc;
+}
 
 static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
 {
@@ -494,6 +572,39 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
         return past_horizon(r, job, "reservation");
     hsim_event_t ev = {.time = at, .seq = r->seq++, .job = job, .kind = HSIM_EV_START};
     hsim_reserved_set(&r->reservations, &ev);
+    if (r->resv_alloc) {
+        r->resv_alloc[job].n = 0; /* a plain reservation has no nodes */
+        r->resv_at[job] = at;
+    }
+    return 0;
+}
+
+static int decide_reserve_on(void *ctx, int32_t job, hsim_time_t at, const hsim_alloc_t *a)
+{
+    run_t *r = ctx;
+    if (!r->has_cluster || !a)
+        return hsim_errf(r->e, HSIM_EINPUT, "policy error: reserve_on() without a cluster");
+    if (!r->resv_alloc) {
+        r->resv_alloc = hsim_calloc(r->n_jobs, sizeof *r->resv_alloc);
+        r->resv_at = hsim_malloc(r->n_jobs * sizeof *r->resv_at);
+        if (!r->resv_alloc || !r->resv_at)
+            return HSIM_ENOMEM;
+        for (size_t i = 0; i < r->n_jobs; i++)
+            r->resv_at[i] = -1;
+    }
+    /* new nodes for the same start keep its place among the starts due
+       then (the sequence of its event) */
+    int rc = job >= 0 && (size_t)job < r->n_jobs && r->resv_at[job] == at &&
+                     r->state[job] == JOB_WAITING
+                 ? 0
+                 : decide_reserve(ctx, job, at);
+    if (rc)
+        return rc;
+    hsim_alloc_t *mine = &r->resv_alloc[job];
+    mine->n = 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (hsim_alloc_add(mine, &a->parts[i]))
+            return HSIM_ENOMEM;
     return 0;
 }
 
@@ -610,6 +721,8 @@ static int finish_job(run_t *r, int32_t job)
     }
     if (p->revises)
         revise_user(r, job);
+    if (r->planner)
+        settle_ending(r); /* the planner sees the ledger as the scheduler does */
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->ended) {
         int rc = s->ended(r->sched_state, &r->view, job, start, est_end, &r->decide);
@@ -644,6 +757,8 @@ static int submit_job(run_t *r, int32_t job)
         r->user_last[u] = job;
     }
     refresh_view(r);
+    if (r->planner)
+        settle_ending(r); /* the planner sees the ledger as the scheduler does */
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->submitted) {
         int rc = s->submitted(r->sched_state, &r->view, job, &r->decide);
@@ -675,10 +790,25 @@ static int setup_cluster(run_t *r)
     if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs)
         return HSIM_ENOMEM;
     hsim_engine_model_map(r->w, &r->cluster, r->model_map);
+    r->requests = hsim_calloc(n ? n : 1, sizeof *r->requests);
+    if (!r->requests)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        hsim_engine_request(r->w, &r->w->jobs[i], r->model_map, &r->requests[i]);
     r->fallback = hsim_placement_find("first-fit");
     if ((rc = r->fallback->create(&r->cluster, HSIM_PACK, &r->fallback_state)))
         return rc;
-    return r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state);
+    if ((rc = r->cfg->placement->create(&r->cluster, r->cfg->spread, &r->place_state)))
+        return rc;
+    if (r->cfg->scheduler->plans_on_nodes &&
+        (rc = hsim_planner_create(&r->cluster, r->cfg->placement, r->place_state,
+                                  r->cfg->spread, &r->planner)))
+        return rc;
+    r->view.cluster = &r->cluster;
+    r->view.requests = r->requests;
+    r->view.allocs = r->allocs;
+    r->view.planner = r->planner;
+    return 0;
 }
 
 typedef struct user_job {
@@ -741,7 +871,8 @@ static int setup(run_t *r)
         if (rc)
             return rc;
     }
-    r->ordered = !r->cfg->scheduler->running_any_order;
+    r->ordered = !r->cfg->scheduler->running_any_order ||
+                 (r->cfg->cluster && r->cfg->scheduler->plans_on_nodes);
     if (!r->ordered) {
         r->rpos = hsim_calloc(n, sizeof *r->rpos);
         if (!r->rpos || hsim_rheap_init(&r->ends, n))
@@ -766,7 +897,8 @@ static int setup(run_t *r)
     }
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
-    r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve};
+    r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve,
+                                .start_on = decide_start_on, .reserve_on = decide_reserve_on};
     hsim_heap_init(&r->heap);
     if (hsim_reserved_init(&r->reservations, n))
         return HSIM_ENOMEM;
@@ -775,6 +907,7 @@ static int setup(run_t *r)
         .n_jobs = n,
         .order = r->cfg->order,
         .backfill_order = r->cfg->backfill_order,
+        .planner = r->planner,
     };
     int rc = r->cfg->predictor->create(n, &r->pred_state);
     if (rc)
@@ -793,9 +926,15 @@ static void teardown(run_t *r)
             r->fallback->destroy(r->fallback_state);
         for (size_t i = 0; r->allocs && i < r->w->n_jobs; i++)
             hsim_alloc_free(&r->allocs[i]);
+        for (size_t i = 0; r->resv_alloc && i < r->w->n_jobs; i++)
+            hsim_alloc_free(&r->resv_alloc[i]);
+        hsim_planner_destroy(r->planner);
         hsim_cluster_free(&r->cluster);
     }
     hsim_free(r->allocs);
+    hsim_free(r->resv_alloc);
+    hsim_free(r->resv_at);
+    hsim_free(r->requests);
     hsim_free(r->deferred);
     hsim_free(r->model_map);
     hsim_free(r->est_end);
@@ -900,8 +1039,10 @@ static int loop(run_t *r)
             rc = ev.kind == HSIM_EV_EXPIRY ? expire_job(r, ev.job) : finish_job(r, ev.job);
         } else {
             hsim_reserved_remove(&r->reservations, ev.job);
+            if (r->resv_at)
+                r->resv_at[ev.job] = -1;
             refresh_view(r);
-            rc = start_job(r, ev.job);
+            rc = start_reserved(r, ev.job);
             if (rc == HSIM_NOFIT) /* planned on processors, not placeable yet */
                 rc = defer(r, ev.job);
         }

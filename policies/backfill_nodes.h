@@ -1,0 +1,22 @@
+/*
+ * backfill_nodes.h - conservative backfilling on a cluster of nodes, for
+ * backfill_conservative.c, whose descriptor hands its callbacks here when
+ * the run has a cluster (hsim_policy_params_t's planner).
+ */
+#ifndef HSIM_BACKFILL_NODES_H
+#define HSIM_BACKFILL_NODES_H
+
+#include "policy.h"
+
+typedef struct hsim_cons_nodes hsim_cons_nodes_t;
+
+/* Per-run state over p->planner (not NULL).  0 or HSIM_ENOMEM. */
+int hsim_cons_nodes_create(const hsim_policy_params_t *p, hsim_cons_nodes_t **out);
+void hsim_cons_nodes_destroy(hsim_cons_nodes_t *s);
+/* The scheduler's submitted() and ended(). */
+int hsim_cons_nodes_submitted(hsim_cons_nodes_t *s, const hsim_view_t *v, int32_t job,
+                              const hsim_decide_t *d);
+int hsim_cons_nodes_ended(hsim_cons_nodes_t *s, const hsim_view_t *v, int32_t job,
+                          const hsim_decide_t *d);
+
+#endif
