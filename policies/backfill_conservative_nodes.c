@@ -29,6 +29,9 @@ struct hsim_cons_nodes {
     hsim_plan_t *plan;
     hsim_queue_t queue;   /* waiting jobs booked in the future, queue order */
     hsim_booking_t found; /* the last answer of the plan */
+    int changed;          /* the last pass moved a booking or laid one out
+                             again: the jobs before it in the queue may
+                             move now */
 };
 
 int hsim_cons_nodes_create(const hsim_policy_params_t *p, hsim_cons_nodes_t **out)
@@ -63,6 +66,8 @@ static int book_found(hsim_cons_nodes_t *s, int32_t job, const hsim_decide_t *d)
         return rc;
     const int32_t *moved;
     size_t n = hsim_plan_repinned(s->plan, &moved);
+    if (n)
+        s->changed = 1;
     for (size_t i = 0; i < n; i++) {
         const hsim_booking_t *b = hsim_plan_booking(s->plan, moved[i]);
         if ((rc = d->reserve_on(d->ctx, moved[i], b->at, &b->alloc)))
@@ -91,9 +96,17 @@ int hsim_cons_nodes_ended(hsim_cons_nodes_t *s, const hsim_view_t *v, int32_t jo
                           const hsim_decide_t *d)
 {
     hsim_time_t now = v->now;
+    const hsim_booking_t *mine = hsim_plan_booking(s->plan, job);
+    int gave_back = mine && mine->end > now; /* it ended before its estimate */
     int rc = hsim_plan_ended(s->plan, job, now);
     if (rc)
         return rc;
+    /* Nothing given back, and the last pass changed nothing: every job was
+       looked at in the plan as it is, and none could move (with exact
+       estimates, most terminations). */
+    if (!gave_back && !s->changed)
+        return 0;
+    s->changed = 0;
     hsim_queue_t *q = &s->queue;
     hsim_queue_tidy(q);
     for (size_t i = q->first; i < q->n; i++) {
@@ -109,6 +122,7 @@ int hsim_cons_nodes_ended(hsim_cons_nodes_t *s, const hsim_view_t *v, int32_t jo
         rc = hsim_plan_earliest(s->plan, v, w, b->at - 1, &s->found);
         if (rc == HSIM_NOFIT)
             continue; /* no earlier window: it keeps its booking */
+        s->changed = 1;
         if (rc || (rc = book_found(s, w, d)))
             return rc;
     }

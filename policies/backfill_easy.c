@@ -37,6 +37,11 @@ typedef struct easy {
     hsim_planner_t *planner;       /* on a cluster of nodes, else NULL */
     hsim_booking_t head;           /* there: the head's reservation */
     hsim_alloc_t place;            /* there: a placement being tried */
+    int32_t *gpus;                 /* there: by job index, the whole GPUs
+                                      each asks for (the queues' second
+                                      size) */
+    double fastest;                /* there: the highest speed any job
+                                      has on any node type */
     hsim_queue_t queue;            /* queue order */
     const hsim_order_t *bf_order;  /* backfilling order, NULL = queue order */
     hsim_queue_t bf;               /* with bf_order: the same jobs in that
@@ -55,6 +60,14 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
         hsim_queue_init(&s->bf, s->bf_order);
         hsim_queue_pair(&s->queue, &s->bf);
     }
+    if (s->planner) {
+        if (!(s->gpus = hsim_calloc(p->n_jobs ? p->n_jobs : 1, sizeof *s->gpus))) {
+            hsim_free(s);
+            return HSIM_ENOMEM;
+        }
+        s->queue.key2 = s->bf.key2 = s->gpus;
+        s->fastest = hsim_planner_fastest(s->planner);
+    }
     *state = s;
     return 0;
 }
@@ -66,6 +79,7 @@ static void easy_destroy(void *state)
     hsim_queue_free(&s->bf);
     hsim_booking_free(&s->head);
     hsim_alloc_free(&s->place);
+    hsim_free(s->gpus);
     hsim_free(s);
 }
 
@@ -74,6 +88,10 @@ static int easy_submitted(void *state, const hsim_view_t *v, int32_t job,
 {
     (void)d;
     easy_t *s = state;
+    if (s->gpus) { /* a share of one GPU needs no whole one */
+        const hsim_request_t *r = &v->requests[job];
+        s->gpus[job] = r->gpus < 2 && r->gpu_milli < 1000 ? 0 : r->gpus;
+    }
     int rc = hsim_queue_insert(&s->queue, v->jobs, job, v->now);
     if (rc == 0 && s->bf_order)
         rc = hsim_queue_insert(&s->bf, v->jobs, job, v->now);
@@ -191,7 +209,7 @@ static int try_backfill_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide
             if ((rc = start_placed(s, d, job)))
                 return rc;
             *started = 1;
-            if (shadow == HSIM_TIME_MAX)
+            if (shadow == HSIM_TIME_MAX || s->head.by_totals)
                 return 0;
             /* it may have taken the head's nodes: reserve them again on
                what will be free by then (the time does not move) */
@@ -205,6 +223,26 @@ static int try_backfill_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide
         }
         s->place.n = 0;
     }
+    if (s->head.by_totals) {
+        /* it runs past the shadow time: it may hold the extra cores */
+        if (v->jobs[job].procs > s->head.extra_cores)
+            return 0;
+        rc = hsim_planner_place_now(s->planner, v, job, NULL, &s->place, &speed);
+        if (rc)
+            return rc == HSIM_NOFIT ? 0 : rc;
+        int64_t cores = 0;
+        for (size_t k = 0; k < s->place.n; k++)
+            cores += s->place.parts[k].cores;
+        if (cores > s->head.extra_cores) { /* its units took more cores */
+            s->place.n = 0;
+            return 0;
+        }
+        s->head.extra_cores -= cores;
+        if ((rc = start_placed(s, d, job)))
+            return rc;
+        *started = 1;
+        return 0;
+    }
     /* it runs past the shadow time: it must leave the head's nodes alone */
     rc = hsim_planner_place_now(s->planner, v, job, &s->head, &s->place, &speed);
     if (rc)
@@ -214,6 +252,39 @@ static int try_backfill_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide
         return rc;
     *started = 1;
     return 0;
+}
+
+/* The next job of q from slot 'from' on that may be backfilled: the
+   queue's min-trees rule out those that ask more cores or whole GPUs than
+   are free, and those that would run past the shadow time and ask more
+   than the totals have beside the head's nodes' needs. */
+static long next_candidate(easy_t *s, const hsim_view_t *v, hsim_queue_t *q, size_t from,
+                           int32_t free_now, int *rc)
+{
+    const hsim_cluster_t *c = v->cluster;
+    int64_t free_cores = c->free_cores < free_now ? c->free_cores : free_now;
+    hsim_queue_room_t room = {
+        .free_cores = (int32_t)free_cores,
+        .free_gpus = (int32_t)c->free_gpus,
+        .extra_cores = (int32_t)free_cores,
+        .extra_gpus = (int32_t)c->free_gpus,
+        .max_est = HSIM_TIME_MAX,
+    };
+    if (s->head.at != HSIM_TIME_MAX) {
+        int64_t held_cores = 0, held_gpus = 0;
+        if (s->head.by_totals)
+            held_cores = free_cores - (s->head.extra_cores < free_cores ? s->head.extra_cores
+                                                                       : free_cores);
+        else
+            hsim_planner_held(v, &s->head, &held_cores, &held_gpus);
+        room.extra_cores = (int32_t)(free_cores - held_cores);
+        room.extra_gpus = (int32_t)(c->free_gpus - held_gpus);
+        /* a job that may end by then, on the fastest nodes (a bound: the
+           scaled estimate is rounded to the microsecond) */
+        double most = ((double)(s->head.at - v->now) + 1.0) * s->fastest;
+        room.max_est = most < (double)HSIM_HORIZON ? (hsim_time_t)most : HSIM_TIME_MAX;
+    }
+    return hsim_queue_find_backfill2(q, from, &room, rc);
 }
 
 /* EASY on a cluster of nodes (see the top of the file). */
@@ -235,8 +306,7 @@ static int schedule_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide_t *
         return rc;
     hsim_queue_t *bq = s->bf_order ? &s->bf : q;
     size_t from = bq->ids[bq->first] == head ? bq->first + 1 : bq->first;
-    /* the min-tree finds the jobs that ask no more cores than are free */
-    long i = hsim_queue_find_backfill(bq, from, free_now, INT32_MAX, 0, &rc);
+    long i = next_candidate(s, v, bq, from, free_now, &rc);
     while (i >= 0) {
         int32_t job = bq->ids[i];
         if (job != head) {
@@ -250,7 +320,7 @@ static int schedule_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide_t *
                     break;
             }
         }
-        i = hsim_queue_find_backfill(bq, (size_t)i + 1, free_now, INT32_MAX, 0, &rc);
+        i = next_candidate(s, v, bq, (size_t)i + 1, free_now, &rc);
     }
     return rc;
 }

@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* job's second size, when the queue keeps one. */
+static inline int32_t gpus_of(const hsim_queue_t *q, int32_t job)
+{
+    return q->key2 ? q->key2[job] : 0;
+}
+
 void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order)
 {
     memset(q, 0, sizeof *q);
@@ -22,7 +28,11 @@ void hsim_queue_free(hsim_queue_t *q)
     hsim_free(q->tree);
     hsim_free(q->tree_est);
     hsim_free(q->slot);
+    hsim_free(q->gpus);
+    hsim_free(q->tree_gpus);
+    const int32_t *key2 = q->key2;
     hsim_queue_init(q, q->order);
+    q->key2 = key2;
 }
 
 void hsim_queue_pair(hsim_queue_t *a, hsim_queue_t *b)
@@ -96,6 +106,8 @@ static void pack(hsim_queue_t *q, size_t base)
         memmove(&q->ids[k], &q->ids[i], (j - i) * sizeof *q->ids);
         memmove(&q->procs[k], &q->procs[i], (j - i) * sizeof *q->procs);
         memmove(&q->est[k], &q->est[i], (j - i) * sizeof *q->est);
+        if (q->gpus)
+            memmove(&q->gpus[k], &q->gpus[i], (j - i) * sizeof *q->gpus);
         k += j - i;
         for (i = j; i < q->n && q->ids[i] < 0; i++)
             ;
@@ -122,6 +134,19 @@ static void tree_pull(hsim_queue_t *q, size_t k)
     q->tree[k] = a < b ? a : b;
     hsim_time_t x = q->tree_est[2 * k], y = q->tree_est[2 * k + 1];
     q->tree_est[k] = x < y ? x : y;
+    if (q->tree_gpus) {
+        int32_t g = q->tree_gpus[2 * k], h = q->tree_gpus[2 * k + 1];
+        q->tree_gpus[k] = g < h ? g : h;
+    }
+}
+
+/* Leaf k of the trees from slot i (an empty one past n). */
+static void leaf_from_slot(hsim_queue_t *q, size_t k, size_t i)
+{
+    q->tree[k] = i < q->n ? q->procs[i] : INT32_MAX;
+    q->tree_est[k] = i < q->n ? q->est[i] : HSIM_TIME_MAX;
+    if (q->tree_gpus)
+        q->tree_gpus[k] = i < q->n ? q->gpus[i] : INT32_MAX;
 }
 
 /* Sets leaf i and its ancestors.  O(log leaves). */
@@ -140,6 +165,8 @@ static void tree_set(hsim_queue_t *q, size_t i, int32_t procs, hsim_time_t est)
     size_t k = q->leaves + i;
     q->tree[k] = procs;
     q->tree_est[k] = est;
+    if (q->tree_gpus) /* the callers set the slot first */
+        q->tree_gpus[k] = q->gpus[i];
     for (k /= 2; k >= 1; k /= 2)
         tree_pull(q, k);
 }
@@ -152,10 +179,8 @@ static void tree_set_range(hsim_queue_t *q, size_t lo, size_t hi)
         q->tree_stale = 1; /* outgrown */
         return;
     }
-    for (size_t i = lo; i < hi; i++) {
-        q->tree[q->leaves + i] = i < q->n ? q->procs[i] : INT32_MAX;
-        q->tree_est[q->leaves + i] = i < q->n ? q->est[i] : HSIM_TIME_MAX;
-    }
+    for (size_t i = lo; i < hi; i++)
+        leaf_from_slot(q, q->leaves + i, i);
     for (size_t a = (q->leaves + lo) / 2, b = (q->leaves + hi - 1) / 2; a >= 1;
          a /= 2, b /= 2)
         for (size_t k = a; k <= b; k++)
@@ -178,13 +203,17 @@ static int tree_rebuild(hsim_queue_t *q)
         if (!te)
             return HSIM_ENOMEM;
         q->tree_est = te;
+        if (q->key2) {
+            int32_t *tg = hsim_realloc(q->tree_gpus, 2 * leaves * sizeof *tg);
+            if (!tg)
+                return HSIM_ENOMEM;
+            q->tree_gpus = tg;
+        }
         q->tree_cap = leaves;
     }
     q->leaves = leaves;
-    for (size_t i = 0; i < leaves; i++) {
-        q->tree[leaves + i] = i < q->n ? q->procs[i] : INT32_MAX;
-        q->tree_est[leaves + i] = i < q->n ? q->est[i] : HSIM_TIME_MAX;
-    }
+    for (size_t i = 0; i < leaves; i++)
+        leaf_from_slot(q, leaves + i, i);
     for (size_t k = leaves - 1; k >= 1; k--)
         tree_pull(q, k);
     q->tree_stale = 0;
@@ -218,6 +247,11 @@ static int room_for(hsim_queue_t *q, size_t n)
     cap = q->cap;
     if (hsim_grow(&q->est, &cap, n, sizeof *q->est))
         return HSIM_ENOMEM;
+    if (q->key2) {
+        cap = q->cap;
+        if (hsim_grow(&q->gpus, &cap, n, sizeof *q->gpus))
+            return HSIM_ENOMEM;
+    }
     q->cap = cap;
     return 0;
 }
@@ -237,6 +271,8 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
         q->ids[q->n] = job;
         q->procs[q->n] = jobs[job].procs;
         q->est[q->n] = jobs[job].estimate;
+        if (q->gpus)
+            q->gpus[q->n] = gpus_of(q, job);
         tree_set(q, q->n, jobs[job].procs, jobs[job].estimate);
         note_slots(q, q->n, q->n + 1);
         q->n++;
@@ -276,12 +312,16 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
         memmove(&q->ids[lo + 1], &q->ids[lo], (h - lo) * sizeof *q->ids);
         memmove(&q->procs[lo + 1], &q->procs[lo], (h - lo) * sizeof *q->procs);
         memmove(&q->est[lo + 1], &q->est[lo], (h - lo) * sizeof *q->est);
+        if (q->gpus)
+            memmove(&q->gpus[lo + 1], &q->gpus[lo], (h - lo) * sizeof *q->gpus);
         at = lo;
         end = h + 1;
     }
     q->ids[at] = job;
     q->procs[at] = jobs[job].procs;
     q->est[at] = jobs[job].estimate;
+    if (q->gpus)
+        q->gpus[at] = gpus_of(q, job);
     note_slots(q, at, end);
     tree_dirty(q, at, end);
     return 0;
@@ -294,6 +334,8 @@ static void remove_here(hsim_queue_t *q, size_t i)
     q->ids[i] = -1;
     q->procs[i] = INT32_MAX;
     q->est[i] = HSIM_TIME_MAX;
+    if (q->gpus)
+        q->gpus[i] = INT32_MAX;
     tree_set(q, i, INT32_MAX, HSIM_TIME_MAX);
     q->holes++;
     if (i == q->first)
@@ -359,6 +401,41 @@ long hsim_queue_find_backfill(hsim_queue_t *q, size_t from, int32_t free_now,
     return slot >= 0 && (size_t)slot < q->n ? slot : -1;
 }
 
+/* node_may() in two sizes, for hsim_queue_find_backfill2(). */
+static int node_may2(const hsim_queue_t *q, size_t k, const hsim_queue_room_t *r)
+{
+    int32_t p = q->tree[k], g = q->tree_gpus[k];
+    return p <= r->free_cores && g <= r->free_gpus &&
+           ((p <= r->extra_cores && g <= r->extra_gpus) || q->tree_est[k] <= r->max_est);
+}
+
+static long search2(const hsim_queue_t *q, size_t k, size_t lo, size_t hi, size_t from,
+                    const hsim_queue_room_t *r)
+{
+    if (hi <= from || !node_may2(q, k, r))
+        return -1;
+    if (k >= q->leaves)
+        return (long)lo;
+    size_t mid = lo + (hi - lo) / 2;
+    long x = search2(q, 2 * k, lo, mid, from, r);
+    if (x < 0)
+        x = search2(q, 2 * k + 1, mid, hi, from, r);
+    return x;
+}
+
+long hsim_queue_find_backfill2(hsim_queue_t *q, size_t from, const hsim_queue_room_t *room,
+                               int *rc)
+{
+    *rc = 0;
+    HSIM_ASSERT(q->key2);
+    if (from >= q->n)
+        return -1;
+    if ((*rc = tree_fresh(q)))
+        return -1;
+    long slot = search2(q, 1, 0, q->leaves, from, room);
+    return slot >= 0 && (size_t)slot < q->n ? slot : -1;
+}
+
 /* qsort has no context argument, so a stable merge sort of its own. */
 static void merge_sort(int32_t *a, int32_t *tmp, size_t n, const hsim_vjob_t *jobs,
                        const hsim_order_t *o, hsim_time_t now)
@@ -400,6 +477,8 @@ int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
     for (size_t i = 0; i < q->n; i++) {
         q->procs[i] = jobs[q->ids[i]].procs;
         q->est[i] = jobs[q->ids[i]].estimate;
+        if (q->gpus)
+            q->gpus[i] = gpus_of(q, q->ids[i]);
     }
     note_slots(q, 0, q->n);
     q->tree_stale = 1;
@@ -429,6 +508,8 @@ static int merge_back(hsim_queue_t *q, const hsim_view_t *v, int32_t *in, size_t
         q->ids[--w] = job;
         q->procs[w] = v->jobs[job].procs;
         q->est[w] = v->jobs[job].estimate;
+        if (q->gpus)
+            q->gpus[w] = gpus_of(q, job);
     }
     /* pack() noted the slots before w; those from w on are new */
     tree_dirty(q, w, q->n + k);

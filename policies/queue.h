@@ -50,7 +50,19 @@ typedef struct hsim_queue {
     int tracks;          /* slot[] is kept: with a mirror, or once the
                             estimates of queued jobs have been revised */
     uint64_t revision;   /* the view's revision of the estimates in est */
+    const int32_t *key2; /* NULL, or by job index a second size (a
+                            cluster's whole GPUs), set while the queue is
+                            empty: the queue then keeps it by slot... */
+    int32_t *gpus;       /* ...here, with a min-tree of its own... */
+    int32_t *tree_gpus;  /* ...over the same ranges as tree */
 } hsim_queue_t;
+
+/* What hsim_queue_find_backfill2() looks for. */
+typedef struct hsim_queue_room {
+    int32_t free_cores, free_gpus;   /* free now: a job asks no more */
+    int32_t extra_cores, extra_gpus; /* and either no more than these... */
+    hsim_time_t max_est;             /* ...or an estimate of at most this */
+} hsim_queue_room_t;
 
 void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order);
 void hsim_queue_free(hsim_queue_t *q);
@@ -80,6 +92,13 @@ static inline size_t hsim_queue_size(const hsim_queue_t *q) { return q->n - q->h
  */
 long hsim_queue_find_backfill(hsim_queue_t *q, size_t from, int32_t free_now,
                               int32_t extra, hsim_time_t max_est, int *rc);
+/* hsim_queue_find_backfill() in two sizes, for a queue with key2: the
+   first slot >= from whose job asks for at most free_cores processors and
+   free_gpus of the second size, and either at most extra_cores and
+   extra_gpus or an estimate of at most max_est.  A necessary test for a
+   cluster of nodes; O(log n) plus the subtrees it cannot rule out. */
+long hsim_queue_find_backfill2(hsim_queue_t *q, size_t from, const hsim_queue_room_t *room,
+                               int *rc);
 /* Compacts and sorts by the order at time now.  0 or HSIM_ENOMEM.
    O(n log n). */
 int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now);

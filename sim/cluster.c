@@ -98,6 +98,8 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         nodes += (size_t)types[t].count;
         gpus += (size_t)types[t].count * (size_t)types[t].gpus;
         c->type_model[t] = -1;
+        if (types[t].n_part_ids > 0)
+            c->partitioned = 1;
         if (types[t].gpus > 0 && types[t].gpu_model[0]) {
             int m = hsim_cluster_model(c, types[t].gpu_model);
             if (m < 0 && c->n_models < HSIM_MAX_GPU_MODELS) {
@@ -244,6 +246,14 @@ int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t me
     return nd->free_gpus >= gpus;
 }
 
+int hsim_type_serves(const hsim_node_type_t *t, int32_t partition)
+{
+    for (int32_t i = 0; i < t->n_part_ids; i++)
+        if (t->part_ids[i] == partition)
+            return 1;
+    return 0;
+}
+
 int hsim_type_accepts(const hsim_cluster_t *c, size_t t, const hsim_request_t *r)
 {
     const hsim_node_type_t *ty = &c->types[t];
@@ -255,6 +265,8 @@ int hsim_type_accepts(const hsim_cluster_t *c, size_t t, const hsim_request_t *r
             return 0;
     }
     if (r->fpgas > 0 && ty->fpgas == 0)
+        return 0;
+    if (c->partitioned && r->partition >= 0 && !hsim_type_serves(ty, r->partition))
         return 0;
     /* a class that cannot run on this type (speed < 0) */
     if (r->job_class >= 0 && (size_t)r->job_class < c->speeds.n_classes &&

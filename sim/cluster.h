@@ -29,6 +29,7 @@
 #define HSIM_TYPE_NAME_MAX 64
 #define HSIM_NODE_MEM_MAX_MB INT64_C(1000000000000000) /* a petabyte of MiB: past any node */
 #define HSIM_NODE_DEVICES_MAX 1024 /* GPUs or FPGAs on one node */
+#define HSIM_TYPE_PARTITIONS 8 /* partition numbers one node type serves */
 
 /* One [nodes NAME] section, resolved. */
 typedef struct hsim_node_type {
@@ -43,6 +44,11 @@ typedef struct hsim_node_type {
     char fpga_model[HSIM_TYPE_NAME_MAX]; /* "" when none */
     double speed;           /* relative CPU speed, > 0 (1 = reference) */
     char partition[HSIM_TYPE_NAME_MAX]; /* "" = the default partition */
+    int32_t part_ids[HSIM_TYPE_PARTITIONS]; /* the partition numbers (SWF
+                               field 16) it serves, when partition is a
+                               list of them... */
+    int32_t n_part_ids;     /* ...and how many; 0 when partition is a name
+                               or empty */
 } hsim_node_type_t;
 
 /* What a job asks for, as placement sees it (never its runtime). */
@@ -58,6 +64,9 @@ typedef struct hsim_request {
     int32_t fpgas;          /* FPGAs in total, >= 0 */
     int32_t job_class;      /* class index for speeds, -1 = none */
     int32_t user;           /* user id, -1 unknown (source-hash) */
+    int32_t partition;      /* partition number, -1 = any: on a cluster
+                               whose types list partition numbers, only the
+                               types that list it may hold the job */
 } hsim_request_t;
 
 /* A piece of an allocation: what one job holds on one node. */
@@ -138,6 +147,7 @@ typedef struct hsim_cluster {
     int64_t total_fpgas;
     int64_t free_cores;     /* sums of the nodes' free_cores... */
     int64_t free_gpus;      /* ...and free_gpus (whole GPUs) */
+    int partitioned;        /* some type lists partition numbers */
 } hsim_cluster_t;
 
 /* Builds the ledger for types[0..n) (all resources free).  0 or HSIM_ENOMEM.
@@ -155,7 +165,10 @@ int32_t hsim_cluster_share_gpu(const hsim_cluster_t *c, int32_t n, int32_t milli
    share when gpu_milli < 1000)?  O(GPUs of the node) for shares, else O(1). */
 int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t mem,
                    int32_t gpus, int32_t gpu_milli, int32_t fpgas);
-/* Does node type t offer what the request needs (GPU model, FPGAs)? */
+/* Does node type t list partition number partition?  O(its list). */
+int hsim_type_serves(const hsim_node_type_t *t, int32_t partition);
+/* Does node type t offer what the request needs (GPU model, FPGAs, its
+   partition)? */
 int hsim_type_accepts(const hsim_cluster_t *c, size_t t, const hsim_request_t *r);
 /* First node of type t, index >= from (a global node index), that fits the
    per-node share; -1 if none.  O(log nodes of t) plus misses in the tree. */

@@ -360,6 +360,39 @@ static int parse_int(const char *v, int32_t lo, int32_t hi, int32_t *out)
     return 0;
 }
 
+/* A [nodes] partition: a list of partition numbers ("1" or "1, 4"), which
+   bind the jobs of those numbers (SWF field 16) to the type, or a name,
+   which binds nothing.  Returns 1 (read) or what fail() returns. */
+static int parse_partitions(parse_t *p, hsim_node_type_t *t, const char *v)
+{
+    char buf[HSIM_TYPE_NAME_MAX];
+    hsim_strlcpy(buf, v, sizeof buf);
+    t->n_part_ids = 0;
+    int numbers = 0, names = 0;
+    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ' || *item == '\t')
+            item++;
+        size_t n = strlen(item);
+        while (n > 0 && (item[n - 1] == ' ' || item[n - 1] == '\t'))
+            item[--n] = '\0';
+        int32_t id;
+        if (parse_int(item, 0, INT32_MAX, &id)) {
+            names++;
+            continue;
+        }
+        if (t->n_part_ids == HSIM_TYPE_PARTITIONS)
+            return fail(p, "partition: expected at most %d partition numbers, found more in '%s'",
+                        HSIM_TYPE_PARTITIONS, v);
+        t->part_ids[t->n_part_ids++] = id;
+        numbers++;
+    }
+    if (numbers && names)
+        return fail(p, "partition: expected partition numbers (the trace's field 16, as "
+                       "'1, 4') or one name, found both in '%s'", v);
+    return 1;
+}
+
 /* "256G", "512M", "1T", "64GiB" or a plain number of MiB, into MiB. */
 static int parse_size_mb(const char *v, int64_t *out)
 {
@@ -757,7 +790,7 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
     case HSIM_NODES_PARTITION:
         if (hsim_strlcpy(t->partition, v, sizeof t->partition) >= sizeof t->partition)
             return fail(p, "partition: longer than %zu characters", sizeof t->partition - 1);
-        return 1;
+        return parse_partitions(p, t, v);
     default: /* HSIM_NODES_CORES */
         if (parse_int(v, 1, 1 << 20, &t->cores))
             return fail(p, "cores: expected an integer in 1..1048576, found '%s'", v);

@@ -293,6 +293,7 @@ void hsim_engine_request(const hsim_workload_t *w, const hsim_job_t *j,
         .fpgas = j->fpgas,
         .job_class = j->job_class,
         .user = j->user,
+        .partition = j->partition,
     };
     /* a model constraint naming no model of this cluster can never be met */
     if (j->gpu_models && !models)
@@ -342,6 +343,60 @@ static void settle_ending(run_t *r)
     }
 }
 
+static int by_int32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Appends text to the run's ranges.  0 or HSIM_ENOMEM. */
+static int ranges_put(run_t *r, const char *text, size_t n)
+{
+    hsim_run_stats_t *st = &r->stats;
+    if (hsim_grow(&st->ranges, &st->cap_ranges, st->n_ranges + n, 1))
+        return HSIM_ENOMEM;
+    memcpy(st->ranges + st->n_ranges, text, n);
+    st->n_ranges += n;
+    return 0;
+}
+
+/* Records in job's outcome what its allocation holds, and its nodes as
+   ranges.  0 or HSIM_ENOMEM.  O(parts log parts). */
+static int note_held(run_t *r, int32_t job)
+{
+    const hsim_alloc_t *a = &r->allocs[job];
+    hsim_outcome_t *o = &r->out[job];
+    o->cores = o->fpgas = 0;
+    o->mem_mb = o->gpu_milli = 0;
+    int32_t *nodes = hsim_malloc(a->n * sizeof *nodes);
+    if (!nodes)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < a->n; i++) {
+        const hsim_part_t *p = &a->parts[i];
+        o->cores += p->cores;
+        o->fpgas += p->fpgas;
+        o->mem_mb += p->mem_mb;
+        o->gpu_milli += 1000 * (int64_t)p->gpus + (p->gpu >= 0 ? p->gpu_milli : 0);
+        nodes[i] = p->node;
+    }
+    qsort(nodes, a->n, sizeof *nodes, by_int32);
+    o->ranges = (int64_t)r->stats.n_ranges;
+    int rc = 0;
+    for (size_t i = 0; i < a->n && rc == 0;) {
+        size_t k = i;
+        while (k + 1 < a->n && nodes[k + 1] <= nodes[k] + 1)
+            k++;
+        char text[32];
+        int n = nodes[k] > nodes[i]
+                    ? snprintf(text, sizeof text, "%s%d-%d", i ? ";" : "", nodes[i], nodes[k])
+                    : snprintf(text, sizeof text, "%s%d", i ? ";" : "", nodes[i]);
+        rc = ranges_put(r, text, (size_t)n);
+        i = k + 1;
+    }
+    hsim_free(nodes);
+    return rc ? rc : ranges_put(r, "", 1);
+}
+
 /* The ledger has just taken job's allocation: its speed (that of its
    slowest part) into *speed, the planner told. */
 static int placed(run_t *r, int32_t job, const hsim_job_t *j, double *speed)
@@ -361,7 +416,7 @@ static int placed(run_t *r, int32_t job, const hsim_job_t *j, double *speed)
     *speed = slowest;
     r->out[job].node = a->parts[0].node;
     r->out[job].nodes = (int32_t)a->n;
-    return 0;
+    return note_held(r, job);
 }
 
 /* Takes the parts of given from the ledger into a if every one fits (two
@@ -893,7 +948,7 @@ static int setup(run_t *r)
                                     .requested = j->estimate, .procs = j->procs,
                                     .user = j->user};
         r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING,
-                                     .node = -1, .speed = 1.0f};
+                                     .node = -1, .speed = 1.0f, .ranges = -1};
     }
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
@@ -1077,6 +1132,7 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
     } else {
         hsim_free(r.stats.node_busy);
         hsim_free(r.stats.node_jobs);
+        hsim_free(r.stats.ranges);
     }
     return rc;
 }

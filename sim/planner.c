@@ -42,6 +42,10 @@ struct hsim_planner {
     size_t n_touched;
     uint8_t *mark;             /* by node: in touched[] */
     uint8_t *pref;             /* by node: offered first (see prefer_t) */
+    int32_t *stale;            /* nodes the ledger changed since the copy
+                                  last caught up (see catch_up()) */
+    size_t n_stale;
+    uint8_t *is_stale;         /* by node: in stale[] */
 };
 
 void hsim_booking_free(hsim_booking_t *b)
@@ -79,7 +83,9 @@ int hsim_planner_create(const hsim_cluster_t *c, const hsim_placement_t *placeme
     pl->touched = hsim_malloc(c->n_nodes * sizeof *pl->touched);
     pl->mark = hsim_calloc(c->n_nodes, sizeof *pl->mark);
     pl->pref = hsim_calloc(c->n_nodes, sizeof *pl->pref);
-    if (!pl->touched || !pl->mark || !pl->pref || hsim_cluster_speeds_init(&pl->s, c->speeds.n_classes)) {
+    pl->stale = hsim_malloc(c->n_nodes * sizeof *pl->stale);
+    pl->is_stale = hsim_calloc(c->n_nodes, sizeof *pl->is_stale);
+    if (!pl->touched || !pl->mark || !pl->pref || !pl->stale || !pl->is_stale || hsim_cluster_speeds_init(&pl->s, c->speeds.n_classes)) {
         hsim_planner_destroy(pl);
         return HSIM_ENOMEM;
     }
@@ -101,13 +107,34 @@ void hsim_planner_destroy(hsim_planner_t *pl)
     hsim_free(pl->touched);
     hsim_free(pl->mark);
     hsim_free(pl->pref);
+    hsim_free(pl->stale);
+    hsim_free(pl->is_stale);
     hsim_free(pl);
 }
 
 void hsim_planner_sync(hsim_planner_t *pl, const hsim_alloc_t *a)
 {
-    for (size_t i = 0; i < a->n; i++)
-        hsim_cluster_copy_node(&pl->s, pl->c, a->parts[i].node);
+    for (size_t i = 0; i < a->n; i++) {
+        int32_t n = a->parts[i].node;
+        if (!pl->is_stale[n]) {
+            pl->is_stale[n] = 1;
+            pl->stale[pl->n_stale++] = n;
+        }
+    }
+}
+
+/* Brings the scratch copy up to the ledger on the nodes that changed
+   since: lazily, so that runs whose questions never need the copy (a
+   queue of jobs that ask for cores alone) do not keep it.  O(changed
+   nodes x log nodes). */
+static void catch_up(hsim_planner_t *pl)
+{
+    for (size_t i = 0; i < pl->n_stale; i++) {
+        int32_t n = pl->stale[i];
+        hsim_cluster_copy_node(&pl->s, pl->c, n);
+        pl->is_stale[n] = 0;
+    }
+    pl->n_stale = 0;
 }
 
 /* Node n is about to differ from the ledger in the scratch copy. */
@@ -284,10 +311,60 @@ static int note_spare(hsim_planner_t *pl, hsim_booking_t *b)
     return 0;
 }
 
+/* Does r ask for cores alone, in units, that any node type may give?
+   Then it fits wherever the total of free cores holds it.  O(types). */
+static int by_totals(const hsim_cluster_t *c, const hsim_request_t *r)
+{
+    if (r->gpus || r->fpgas || r->nodes)
+        return 0;
+    for (size_t t = 0; t < c->n_types; t++)
+        if (!hsim_place_type_ok(c, t, r) || (r->mem_mb > 0 && c->types[t].mem_mb > 0))
+            return 0;
+    return 1;
+}
+
+/* EASY's reservation for a request that by_totals() accepts: the pool's
+   shadow time and extra processors, in cores.  O(running jobs ending by
+   then x their parts). */
+static int shadow_by_totals(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
+                            hsim_booking_t *b)
+{
+    int64_t need = v->requests[job].procs, avail = pl->c->free_cores;
+    hsim_time_t t = v->now;
+    for (size_t i = 0; avail < need; i++) {
+        while (i < v->n_running && v->running[i].job < 0)
+            i++;
+        if (i == v->n_running)
+            return HSIM_NOFIT;
+        t = v->running[i].est_end;
+        for (; i < v->n_running && v->running[i].est_end == t; i++) {
+            int32_t other = v->running[i].job;
+            if (other < 0)
+                continue;
+            const hsim_alloc_t *a = &v->allocs[other];
+            for (size_t k = 0; k < a->n; k++)
+                avail += a->parts[k].cores;
+        }
+        i--; /* the loop steps on */
+    }
+    b->at = t;
+    b->by_totals = 1;
+    b->extra_cores = avail - need;
+    b->speed = 1.0;
+    b->end = t + v->jobs[job].estimate;
+    return 0;
+}
+
 int hsim_planner_shadow(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
                         hsim_booking_t *b)
 {
     const hsim_request_t *r = &v->requests[job];
+    b->by_totals = 0;
+    if (by_totals(pl->c, r)) {
+        b->alloc.n = b->spare.n = 0;
+        return shadow_by_totals(pl, v, job, b);
+    }
+    catch_up(pl);
     size_t i = 0;
     hsim_time_t t = v->now;
     int rc = HSIM_NOFIT;
@@ -350,12 +427,46 @@ void hsim_booking_consume(hsim_booking_t *b, const hsim_alloc_t *a)
     }
 }
 
+void hsim_planner_held(const hsim_view_t *v, const hsim_booking_t *b, int64_t *cores,
+                       int64_t *gpus)
+{
+    *cores = *gpus = 0;
+    for (size_t k = 0; k < b->spare.n; k++) {
+        const hsim_part_t *sp = &b->spare.parts[k];
+        const hsim_node_t *n = &v->cluster->nodes[sp->node];
+        *cores += less32(n->free_cores, sp->cores);
+        *gpus += less32(n->free_gpus, sp->gpus);
+    }
+}
+
+double hsim_planner_fastest(const hsim_planner_t *pl)
+{
+    const hsim_cluster_t *c = pl->c;
+    double most = 1.0; /* GPU jobs' default */
+    for (size_t t = 0; t < c->n_types; t++)
+        if (c->types[t].speed > most)
+            most = c->types[t].speed;
+    for (size_t i = 0; i < c->speeds.n_classes * c->n_types; i++)
+        if (c->speeds.speed[i] > most)
+            most = c->speeds.speed[i];
+    return most;
+}
+
 int hsim_planner_place_now(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
                            const hsim_booking_t *keep, hsim_alloc_t *a, double *speed)
 {
     const hsim_request_t *r = &v->requests[job];
     const hsim_cluster_t *c = pl->c;
-    if (keep && keep->spare.n == keep->alloc.n) {
+    if (keep && !keep->by_totals && keep->alloc.n > 0 && keep->spare.n == keep->alloc.n) {
+        catch_up(pl);
+        /* what the totals keep back for it first: most jobs that do not
+           fit beside it fail here, without a change of the scratch copy */
+        int64_t held_cores, held_gpus;
+        hsim_planner_held(v, keep, &held_cores, &held_gpus);
+        if (c->free_cores - held_cores < r->procs ||
+            (r->gpus > 0 && (r->gpu_milli == 1000 || r->gpus > 1) &&
+             c->free_gpus - held_gpus < r->gpus))
+            return HSIM_NOFIT;
         /* on each of keep's nodes, hold what is free beyond its spare */
         for (size_t k = 0; k < keep->alloc.n; k++) {
             const hsim_part_t *sp = &keep->spare.parts[k];
@@ -784,6 +895,7 @@ int hsim_plan_earliest(hsim_plan_t *p, const hsim_view_t *v, int32_t job, hsim_t
     int rc = plan_room(p, job);
     if (rc)
         return rc;
+    catch_up(pl);
     if (v->now > p->trimmed) {
         hsim_profile_trim(&p->cores, v->now);
         hsim_profile_trim(&p->gpus, v->now);

@@ -39,6 +39,14 @@ typedef struct hsim_booking {
                             order, sorted by node), what the node has
                             left at 'at' beyond the head's part; a job
                             that runs past 'at' may take no more there */
+    int by_totals;       /* EASY's head: 1 when it asks only for cores, in
+                            units, on any node type (no memory that binds,
+                            no GPUs or FPGAs, no whole nodes): then only the
+                            total of free cores matters, alloc and spare are
+                            empty, and... */
+    int64_t extra_cores; /* ...a job that runs past 'at' may hold no more
+                            cores than these (the cores free then beyond
+                            the head's), which it then uses up */
 } hsim_booking_t;
 
 void hsim_booking_free(hsim_booking_t *b);
@@ -90,6 +98,14 @@ int hsim_planner_shadow(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
  */
 int hsim_planner_place_now(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
                            const hsim_booking_t *keep, hsim_alloc_t *a, double *speed);
+/* What the totals of free cores and whole GPUs keep back now for EASY's
+   booking b: over its nodes, what is free beyond each one's spare.  A job
+   that runs past b->at can have no more than the rest.  O(b's nodes). */
+void hsim_planner_held(const hsim_view_t *v, const hsim_booking_t *b, int64_t *cores,
+                       int64_t *gpus);
+/* The highest speed of any job on any node type (at least 1).  O(classes
+   x types). */
+double hsim_planner_fastest(const hsim_planner_t *pl);
 /* A job that runs past b->at has started on a: b's spare shrinks by what a
    takes on b's nodes.  O(parts x log parts of b). */
 void hsim_booking_consume(hsim_booking_t *b, const hsim_alloc_t *a);

@@ -118,11 +118,15 @@ static char *put_fixed4(char *p, double x)
 }
 
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
-                     const hsim_outcome_t *out, hsim_err_t *e)
+                     const hsim_outcome_t *out, const char *ranges, hsim_err_t *e)
 {
     hsim_report_t r;
-    if (hsim_report_open(&r, path, "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
-                                   "state\n", e))
+    if (hsim_report_open(&r, path,
+                         ranges ? "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
+                                  "state,cores,mem_mb,gpus,fpgas,nodes\n"
+                                : "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
+                                  "state\n",
+                         e))
         return HSIM_EIO;
     char row[512];
     for (size_t i = 0; i < w->n_jobs; i++) {
@@ -148,10 +152,34 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         p = put_fixed4(p, hsim_bsld(j->submit, o->start, o->end));
         *p++ = ',';
         p = put_int(p, j->user);
-        const char *state = o->fate == HSIM_FATE_KILLED ? ",killed\n" : ",ran\n";
+        const char *state = o->fate == HSIM_FATE_KILLED ? ",killed" : ",ran";
         size_t n = strlen(state);
         memcpy(p, state, n);
-        fwrite(row, 1, (size_t)(p - row) + n, r.f);
+        p += n;
+        if (ranges) {
+            *p++ = ',';
+            p = put_int(p, o->cores);
+            *p++ = ',';
+            p = put_int(p, o->mem_mb);
+            *p++ = ',';
+            p = put_int(p, o->gpu_milli / 1000);
+            if (o->gpu_milli % 1000) { /* shares: as many decimals as needed */
+                int frac = (int)(o->gpu_milli % 1000);
+                int digits = frac % 10 ? 3 : frac % 100 ? 2 : 1;
+                p += sprintf(p, ".%0*d", digits,
+                             digits == 3 ? frac : digits == 2 ? frac / 10 : frac / 100);
+            }
+            *p++ = ',';
+            p = put_int(p, o->fpgas);
+            *p++ = ',';
+            fwrite(row, 1, (size_t)(p - row), r.f);
+            if (o->ranges >= 0)
+                fputs(ranges + o->ranges, r.f);
+            fputc('\n', r.f);
+            continue;
+        }
+        *p++ = '\n';
+        fwrite(row, 1, (size_t)(p - row), r.f);
     }
     return hsim_report_close(&r, e);
 }

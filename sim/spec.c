@@ -168,8 +168,19 @@ void hsim_spec_free(hsim_spec_t *s)
 }
 
 /* What the job asks for, for a rejection message. */
-static void describe(const hsim_job_t *j, const hsim_workload_t *w, char *buf, size_t size)
+static void describe(const hsim_job_t *j, const hsim_workload_t *w, const hsim_cluster_t *c,
+                     char *buf, size_t size)
 {
+    if (c->partitioned && j->partition >= 0) {
+        int served = 0;
+        for (size_t t = 0; t < c->n_types; t++)
+            served |= hsim_type_serves(&c->types[t], j->partition);
+        if (!served) {
+            snprintf(buf, size, "its partition %d has no nodes ([nodes] partition = lists "
+                                "the numbers each type serves)", j->partition);
+            return;
+        }
+    }
     int n = snprintf(buf, size, "no node type can hold it: %d cores", j->procs);
     if (j->nodes && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " on %d nodes", j->nodes);
@@ -224,7 +235,7 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
             w->jobs[kept++] = *j;
         } else if (fit == HSIM_NOFIT) {
             char why[sizeof w->rejected->reason];
-            describe(j, w, why, sizeof why);
+            describe(j, w, &c, why, sizeof why);
             rc = hsim_workload_reject(w, j->id, j->line, why);
         } else {
             rc = fit;

@@ -444,6 +444,7 @@ static void test_last2_learns_reference_times(void)
     CU_ASSERT_EQUAL(st.expiries, 0);
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
+    hsim_free(st.ranges);
     hsim_workload_free(&w);
 }
 
@@ -622,6 +623,7 @@ static void test_fractional_gpus(void)
     CU_ASSERT_EQUAL(st.node_jobs[0], 4);
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
+    hsim_free(st.ranges);
 
     CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, "easy", "first-fit", HSIM_PACK, out, NULL, &e), 0);
     const expect_t easy[] = {{0, 0, 100 * S, 0}, {1, 0, 60 * S, 0}, {2, 100 * S, 110 * S, 0},
@@ -708,6 +710,7 @@ static void test_busy_times_and_stats(void)
     hsim_cluster_free(&c);
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
+    hsim_free(st.ranges);
     hsim_workload_free(&w);
 }
 
@@ -744,6 +747,7 @@ static void test_gpus_of_no_model(void)
     hsim_cluster_free(&c);
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
+    hsim_free(st.ranges);
     hsim_workload_free(&w);
 }
 
@@ -1009,8 +1013,10 @@ static void determinism_for(const char *sched)
             }
             hsim_free(s1.node_busy);
             hsim_free(s1.node_jobs);
+            hsim_free(s1.ranges);
             hsim_free(s2.node_busy);
             hsim_free(s2.node_jobs);
+            hsim_free(s2.ranges);
         }
     /* the same workload built again: the same schedule */
     rig_t r2;
