@@ -71,7 +71,8 @@ static void tree_pull(hsim_type_index_t *x, size_t k)
 
 /* The node's free GPU capacity for the tree: whole GPUs, or, for nodes
    with only shares left, enough to let a share search look inside. */
-static void tree_set(hsim_cluster_t *c, int32_t i)
+/* Sets node i's leaf of its type's trees; returns the leaf. */
+static size_t leaf_set(hsim_cluster_t *c, int32_t i)
 {
     const hsim_node_t *n = &c->nodes[i];
     hsim_type_index_t *x = &c->idx[n->type];
@@ -84,8 +85,60 @@ static void tree_set(hsim_cluster_t *c, int32_t i)
     x->max_jobs[k] = n->jobs;
     for (int l = 0; l < HSIM_GPU_LEVELS && x->min_jobs_gpus[l]; l++)
         x->min_jobs_gpus[l][k] = n->free_gpus >= 1 << l ? n->jobs : INT32_MAX;
-    for (k /= 2; k >= 1; k /= 2)
+    return k;
+}
+
+static void tree_set(hsim_cluster_t *c, int32_t i)
+{
+    hsim_type_index_t *x = &c->idx[c->nodes[i].type];
+    for (size_t k = leaf_set(c, i) / 2; k >= 1; k /= 2)
         tree_pull(x, k);
+}
+
+static int by_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sets the trees after the parts of a changed their nodes: the leaves,
+   then their ancestors level by level, each once.  A job over m nodes side
+   by side costs O(m + log nodes) instead of O(m log nodes). */
+static void trees_after(hsim_cluster_t *c, const hsim_alloc_t *a)
+{
+    if (a->n < 4 || hsim_grow(&c->pull, &c->cap_pull, a->n, sizeof *c->pull)) {
+        for (size_t i = 0; i < a->n; i++)
+            tree_set(c, a->parts[i].node);
+        return;
+    }
+    uint64_t types = 0;
+    for (size_t i = 0; i < a->n; i++)
+        types |= UINT64_C(1) << c->nodes[a->parts[i].node].type;
+    for (size_t t = 0; t < c->n_types; t++) {
+        if (!(types & (UINT64_C(1) << t)))
+            continue;
+        hsim_type_index_t *x = &c->idx[t];
+        size_t m = 0;
+        int sorted = 1;
+        for (size_t i = 0; i < a->n; i++)
+            if ((size_t)c->nodes[a->parts[i].node].type == t) {
+                c->pull[m] = leaf_set(c, a->parts[i].node) / 2;
+                sorted &= m == 0 || c->pull[m - 1] <= c->pull[m];
+                m++;
+            }
+        if (!sorted)
+            qsort(c->pull, m, sizeof *c->pull, by_size);
+        while (m > 0 && c->pull[0] >= 1) {
+            size_t k = 0;
+            for (size_t i = 0; i < m; i++) {
+                if (i > 0 && c->pull[i] == c->pull[i - 1])
+                    continue;
+                tree_pull(x, c->pull[i]);
+                c->pull[k++] = c->pull[i] / 2; /* the next level, in order */
+            }
+            m = k;
+        }
+    }
 }
 
 int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n)
@@ -210,6 +263,7 @@ void hsim_cluster_free(hsim_cluster_t *c)
     hsim_free(c->gpu_milli);
     hsim_free(c->gpu_first);
     hsim_free(c->speeds.speed);
+    hsim_free(c->pull);
     memset(c, 0, sizeof *c);
 }
 
@@ -301,6 +355,11 @@ int32_t hsim_cluster_first_fit(const hsim_cluster_t *c, size_t t, int32_t from,
 {
     const hsim_type_index_t *x = &c->idx[t];
     size_t rel = from > x->first ? (size_t)(from - x->first) : 0;
+    /* the node asked about first: a wide job's walk over free nodes finds
+       each in O(1), not in a descent from the root */
+    if (rel < (size_t)x->count &&
+        hsim_node_fits(c, x->first + (int32_t)rel, cores, mem, gpus, gpu_milli, fpgas))
+        return x->first + (int32_t)rel;
     /* a share needs no whole GPU, so the tree cannot prune on GPUs then */
     int32_t gpus_tree = gpus > 0 && gpu_milli < 1000 ? 0 : gpus;
     return descend(c, x, 1, 0, x->leaves, rel, cores, mem, gpus_tree, gpus, gpu_milli, fpgas);
@@ -323,7 +382,8 @@ hsim_time_t hsim_node_busy(const hsim_node_t *n, hsim_time_t now)
    searches skip it, and distinct from a GPU filled by shares. */
 #define GPU_HELD ((int16_t)-1)
 
-/* Applies one part with sign +1 (take) or -1 (give). */
+/* Applies one part with sign +1 (take) or -1 (give); the caller sets the
+   trees (trees_after()). */
 static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t now)
 {
     hsim_node_t *n = &c->nodes[p->node];
@@ -375,19 +435,20 @@ static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t
     bucket_link(x, c->nodes, p->node, 0);
     if (has_gpus)
         bucket_link(x, c->nodes, p->node, 1);
-    tree_set(c, p->node);
 }
 
 void hsim_cluster_take(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now)
 {
     for (size_t i = 0; i < a->n; i++)
         apply(c, &a->parts[i], +1, now);
+    trees_after(c, a);
 }
 
 void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now)
 {
     for (size_t i = 0; i < a->n; i++)
         apply(c, &a->parts[i], -1, now);
+    trees_after(c, a);
 }
 
 void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i)

@@ -148,6 +148,9 @@ typedef struct hsim_cluster {
     int64_t free_cores;     /* sums of the nodes' free_cores... */
     int64_t free_gpus;      /* ...and free_gpus (whole GPUs) */
     int partitioned;        /* some type lists partition numbers */
+    size_t *pull;           /* scratch of hsim_cluster_take() and _give():
+                               tree nodes to pull, level by level */
+    size_t cap_pull;
 } hsim_cluster_t;
 
 /* Builds the ledger for types[0..n) (all resources free).  0 or HSIM_ENOMEM.

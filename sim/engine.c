@@ -365,7 +365,7 @@ static int ranges_put(run_t *r, const char *text, size_t n)
 static int note_held(run_t *r, int32_t job)
 {
     const hsim_alloc_t *a = &r->allocs[job];
-    hsim_outcome_t *o = &r->out[job];
+    hsim_held_t *o = &r->stats.held[job];
     o->cores = o->fpgas = 0;
     o->mem_mb = o->gpu_milli = 0;
     int32_t *nodes = hsim_malloc(a->n * sizeof *nodes);
@@ -379,7 +379,11 @@ static int note_held(run_t *r, int32_t job)
         o->gpu_milli += 1000 * (int64_t)p->gpus + (p->gpu >= 0 ? p->gpu_milli : 0);
         nodes[i] = p->node;
     }
-    qsort(nodes, a->n, sizeof *nodes, by_int32);
+    size_t sorted = 1;
+    while (sorted < a->n && nodes[sorted - 1] < nodes[sorted])
+        sorted++;
+    if (sorted < a->n) /* most placements list their nodes in order */
+        qsort(nodes, a->n, sizeof *nodes, by_int32);
     o->ranges = (int64_t)r->stats.n_ranges;
     int rc = 0;
     for (size_t i = 0; i < a->n && rc == 0;) {
@@ -842,7 +846,9 @@ static int setup_cluster(run_t *r)
     r->stats.n_nodes = r->cluster.n_nodes;
     r->stats.node_busy = hsim_calloc(r->cluster.n_nodes, sizeof *r->stats.node_busy);
     r->stats.node_jobs = hsim_calloc(r->cluster.n_nodes, sizeof *r->stats.node_jobs);
-    if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs)
+    r->stats.held = hsim_calloc(n ? n : 1, sizeof *r->stats.held);
+    if (!r->allocs || !r->model_map || !r->stats.node_busy || !r->stats.node_jobs ||
+        !r->stats.held)
         return HSIM_ENOMEM;
     hsim_engine_model_map(r->w, &r->cluster, r->model_map);
     r->requests = hsim_calloc(n ? n : 1, sizeof *r->requests);
@@ -948,7 +954,9 @@ static int setup(run_t *r)
                                     .requested = j->estimate, .procs = j->procs,
                                     .user = j->user};
         r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING,
-                                     .node = -1, .speed = 1.0f, .ranges = -1};
+                                     .node = -1, .speed = 1.0f};
+        if (r->stats.held)
+            r->stats.held[i] = (hsim_held_t){.ranges = -1};
     }
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
@@ -1132,6 +1140,7 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
     } else {
         hsim_free(r.stats.node_busy);
         hsim_free(r.stats.node_jobs);
+        hsim_free(r.stats.held);
         hsim_free(r.stats.ranges);
     }
     return rc;

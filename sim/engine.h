@@ -29,7 +29,11 @@ typedef struct hsim_outcome {
                            processor pool */
     int32_t nodes;      /* nodes it ran on, 0 on a processor pool */
     float speed;        /* speed of its allocation (1 = reference) */
-    /* On a cluster of nodes, what it held (0 on a pool, or never run): */
+} hsim_outcome_t;
+
+/* On a cluster of nodes, what one job held (all 0 when it never ran).
+   Apart from hsim_outcome_t, which a pool's replay keeps small. */
+typedef struct hsim_held {
     int32_t cores;      /* cores */
     int32_t fpgas;      /* FPGAs */
     int64_t mem_mb;     /* memory, MiB */
@@ -37,7 +41,7 @@ typedef struct hsim_outcome {
     int64_t ranges;     /* its nodes as ranges ("0-3;7", node indices in
                            ascending order), at this offset of the run's
                            hsim_run_stats_t ranges; -1 when none */
-} hsim_outcome_t;
+} hsim_held_t;
 
 /*
  * A heterogeneous cluster for a run: node types, and the speed of each job
@@ -77,8 +81,9 @@ typedef struct hsim_run_stats {
                               caller frees it (hsim_free) */
     int32_t *node_jobs;    /* [n_nodes] jobs that ran there; caller frees */
     size_t n_nodes;
-    char *ranges;          /* the outcomes' node ranges, each ended by a
-                              NUL (see hsim_outcome_t); caller frees */
+    hsim_held_t *held;     /* [jobs] what each job held; caller frees */
+    char *ranges;          /* the jobs' node ranges, each ended by a NUL
+                              (see hsim_held_t); caller frees */
     size_t n_ranges, cap_ranges; /* bytes used, allocated */
 } hsim_run_stats_t;
 
@@ -96,8 +101,8 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
 /*
  * Replays w (jobs sorted by submission) under cfg.  out must hold w->n_jobs
  * outcomes (index = position in w->jobs); stats may be NULL (when not, the
- * caller frees stats->node_busy, node_jobs and ranges, also after an
- * error).  Returns 0,
+ * caller frees stats->node_busy, node_jobs, held and ranges, also after
+ * an error).  Returns 0,
  * HSIM_ENOMEM, or HSIM_EINPUT when a policy made an impossible decision or
  * left jobs that can never start (e names the job).  Cost: O(events log
  * events) plus what the policy spends.

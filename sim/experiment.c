@@ -197,10 +197,12 @@ static void replay_free(replay_t *r)
     hsim_free(r->st.node_busy);
     hsim_free(r->st.node_jobs);
     hsim_free(r->st.ranges);
+    hsim_free(r->st.held);
     r->out = NULL;
     r->st.node_busy = NULL;
     r->st.node_jobs = NULL;
     r->st.ranges = NULL;
+    r->st.held = NULL;
 }
 
 /* Threads that take replays in file order, each the next one not yet
@@ -292,7 +294,8 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
     snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);
     if ((rc = hsim_mkdirs(dir, e)) == 0) {
         snprintf(path, sizeof path, "%s/jobs.csv", dir);
-        rc = hsim_report_jobs(path, &x->w, r->out, x->has_cluster ? r->st.ranges : NULL, e);
+        rc = hsim_report_jobs(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
+                              r->st.ranges, e);
     }
     if (rc == 0 && x->has_cluster) {
         snprintf(path, sizeof path, "%s/nodes.csv", dir);

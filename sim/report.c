@@ -118,11 +118,12 @@ static char *put_fixed4(char *p, double x)
 }
 
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
-                     const hsim_outcome_t *out, const char *ranges, hsim_err_t *e)
+                     const hsim_outcome_t *out, const hsim_held_t *held,
+                     const char *ranges, hsim_err_t *e)
 {
     hsim_report_t r;
     if (hsim_report_open(&r, path,
-                         ranges ? "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
+                         held ? "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
                                   "state,cores,mem_mb,gpus,fpgas,nodes\n"
                                 : "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
                                   "state\n",
@@ -156,25 +157,26 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         size_t n = strlen(state);
         memcpy(p, state, n);
         p += n;
-        if (ranges) {
+        if (held) {
+            const hsim_held_t *h = &held[i];
             *p++ = ',';
-            p = put_int(p, o->cores);
+            p = put_int(p, h->cores);
             *p++ = ',';
-            p = put_int(p, o->mem_mb);
+            p = put_int(p, h->mem_mb);
             *p++ = ',';
-            p = put_int(p, o->gpu_milli / 1000);
-            if (o->gpu_milli % 1000) { /* shares: as many decimals as needed */
-                int frac = (int)(o->gpu_milli % 1000);
+            p = put_int(p, h->gpu_milli / 1000);
+            if (h->gpu_milli % 1000) { /* shares: as many decimals as needed */
+                int frac = (int)(h->gpu_milli % 1000);
                 int digits = frac % 10 ? 3 : frac % 100 ? 2 : 1;
                 p += sprintf(p, ".%0*d", digits,
                              digits == 3 ? frac : digits == 2 ? frac / 10 : frac / 100);
             }
             *p++ = ',';
-            p = put_int(p, o->fpgas);
+            p = put_int(p, h->fpgas);
             *p++ = ',';
             fwrite(row, 1, (size_t)(p - row), r.f);
-            if (o->ranges >= 0)
-                fputs(ranges + o->ranges, r.f);
+            if (h->ranges >= 0 && ranges)
+                fputs(ranges + h->ranges, r.f);
             fputc('\n', r.f);
             continue;
         }

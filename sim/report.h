@@ -31,12 +31,13 @@ int hsim_report_close(hsim_report_t *r, hsim_err_t *e);
    failed run, which must not replace a whole one of an earlier run. */
 void hsim_report_discard(hsim_report_t *r);
 /* jobs.csv: job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state;
-   on a cluster of nodes (ranges, the run's hsim_run_stats_t ranges, not
-   NULL) also cores,mem_mb,gpus,fpgas,nodes: what each job held, GPUs with
+   on a cluster of nodes (held and ranges, the run's hsim_run_stats_t's,
+   not NULL) also cores,mem_mb,gpus,fpgas,nodes: what each job held, GPUs with
    up to three decimals for shares, and its node indices as ranges
    ("0-3;7"; empty when it never ran). */
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
-                     const hsim_outcome_t *out, const char *ranges, hsim_err_t *e);
+                     const hsim_outcome_t *out, const hsim_held_t *held,
+                     const char *ranges, hsim_err_t *e);
 /* rejected.csv: job_id,line,reason */
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e);
 /* Writes s as one CSV field: quoted, its quotes doubled, when it holds a

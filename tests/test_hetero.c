@@ -445,6 +445,7 @@ static void test_last2_learns_reference_times(void)
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
     hsim_free(st.ranges);
+    hsim_free(st.held);
     hsim_workload_free(&w);
 }
 
@@ -624,6 +625,7 @@ static void test_fractional_gpus(void)
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
     hsim_free(st.ranges);
+    hsim_free(st.held);
 
     CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, "easy", "first-fit", HSIM_PACK, out, NULL, &e), 0);
     const expect_t easy[] = {{0, 0, 100 * S, 0}, {1, 0, 60 * S, 0}, {2, 100 * S, 110 * S, 0},
@@ -711,6 +713,7 @@ static void test_busy_times_and_stats(void)
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
     hsim_free(st.ranges);
+    hsim_free(st.held);
     hsim_workload_free(&w);
 }
 
@@ -748,6 +751,7 @@ static void test_gpus_of_no_model(void)
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
     hsim_free(st.ranges);
+    hsim_free(st.held);
     hsim_workload_free(&w);
 }
 
@@ -1014,9 +1018,11 @@ static void determinism_for(const char *sched)
             hsim_free(s1.node_busy);
             hsim_free(s1.node_jobs);
             hsim_free(s1.ranges);
+            hsim_free(s1.held);
             hsim_free(s2.node_busy);
             hsim_free(s2.node_jobs);
             hsim_free(s2.ranges);
+            hsim_free(s2.held);
         }
     /* the same workload built again: the same schedule */
     rig_t r2;
