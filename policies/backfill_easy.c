@@ -35,7 +35,9 @@
 
 typedef struct easy {
     hsim_planner_t *planner;       /* on a cluster of nodes, else NULL */
-    hsim_booking_t head;           /* there: the head's reservation */
+    hsim_booking_t head;           /* there: the head's reservation... */
+    int32_t head_job;              /* ...of this job (-1: none) */
+    hsim_booking_t prev;           /* there: the one before, for the next */
     hsim_alloc_t place;            /* there: a placement being tried */
     int32_t *gpus;                 /* there: by job index, the whole GPUs
                                       each asks for (the queues' second
@@ -55,6 +57,7 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
         return HSIM_ENOMEM;
     hsim_queue_init(&s->queue, p->order);
     s->planner = p->planner;
+    s->head_job = -1;
     s->bf_order = p->backfill_order;
     if (s->bf_order) {
         hsim_queue_init(&s->bf, s->bf_order);
@@ -78,6 +81,7 @@ static void easy_destroy(void *state)
     hsim_queue_free(&s->queue);
     hsim_queue_free(&s->bf);
     hsim_booking_free(&s->head);
+    hsim_booking_free(&s->prev);
     hsim_alloc_free(&s->place);
     hsim_free(s->gpus);
     hsim_free(s);
@@ -179,6 +183,21 @@ static int backfill(hsim_queue_t *q, int32_t head, const hsim_view_t *v,
     return rc;
 }
 
+/* The reservation of head into s->head, the last one it had as a hint:
+   0, HSIM_NOFIT or HSIM_ENOMEM. */
+static int reserve_head(easy_t *s, const hsim_view_t *v, int32_t head)
+{
+    hsim_booking_t old = s->prev; /* swap: s->head becomes the hint */
+    s->prev = s->head;
+    s->head = old;
+    int same = s->head_job == head && s->prev.at != HSIM_TIME_MAX;
+    s->head_job = head;
+    int rc = hsim_planner_shadow(s->planner, v, head, same ? &s->prev : NULL, &s->head);
+    if (rc)
+        s->head_job = -1;
+    return rc;
+}
+
 /* Starts job on the placement in s->place (which it empties). */
 static int start_placed(easy_t *s, const hsim_decide_t *d, int32_t job)
 {
@@ -213,8 +232,7 @@ static int try_backfill_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide
                 return 0;
             /* it may have taken the head's nodes: reserve them again on
                what will be free by then (the time does not move) */
-            hsim_booking_free(&s->head);
-            rc = hsim_planner_shadow(s->planner, v, head, &s->head);
+            rc = reserve_head(s, v, head);
             if (rc == HSIM_NOFIT) {
                 s->head.at = HSIM_TIME_MAX;
                 return 0;
@@ -291,19 +309,34 @@ static long next_candidate(easy_t *s, const hsim_view_t *v, hsim_queue_t *q, siz
 static int schedule_nodes(easy_t *s, const hsim_view_t *v, const hsim_decide_t *d)
 {
     hsim_queue_t *q = &s->queue;
-    int32_t free_now;
+    int32_t free_now, head;
     int rc;
-    if ((rc = hsim_queue_start_head(q, v, d, &free_now)))
-        return rc;
+    for (;;) {
+        if ((rc = hsim_queue_start_head(q, v, d, &free_now)))
+            return rc;
+        if (hsim_queue_size(q) == 0)
+            return 0;
+        head = q->ids[q->first];
+        rc = reserve_head(s, v, head);
+        if (rc == HSIM_NOFIT) {
+            s->head.at = HSIM_TIME_MAX; /* no reservation: nothing to protect */
+            break;
+        }
+        if (rc)
+            return rc;
+        if (s->head.at > v->now || s->head.alloc.n == 0)
+            break;
+        /* Its reservation is due, but the policy found no room: the
+           resources kept for it are on the reserved nodes, so it starts
+           there (jobs that run past the reservation left them alone). */
+        if ((rc = d->start_on(d->ctx, head, &s->head.alloc)) == HSIM_NOFIT)
+            break;
+        if (rc)
+            return rc;
+        hsim_queue_remove_at(q, q->first);
+    }
     if (hsim_queue_size(q) < 2 || free_now == 0 || v->cluster->free_cores == 0)
         return 0;
-    int32_t head = q->ids[q->first];
-    hsim_booking_free(&s->head);
-    rc = hsim_planner_shadow(s->planner, v, head, &s->head);
-    if (rc == HSIM_NOFIT)
-        s->head.at = HSIM_TIME_MAX; /* no reservation: nothing to protect */
-    else if (rc)
-        return rc;
     hsim_queue_t *bq = s->bf_order ? &s->bf : q;
     size_t from = bq->ids[bq->first] == head ? bq->first + 1 : bq->first;
     long i = next_candidate(s, v, bq, from, free_now, &rc);

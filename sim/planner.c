@@ -355,8 +355,21 @@ static int shadow_by_totals(hsim_planner_t *pl, const hsim_view_t *v, int32_t jo
     return 0;
 }
 
+/* Does every part of a fit the free room of c (parts on distinct nodes)? */
+static int alloc_fits(const hsim_cluster_t *c, const hsim_alloc_t *a)
+{
+    for (size_t k = 0; k < a->n; k++) {
+        const hsim_part_t *p = &a->parts[k];
+        if (p->gpu >= 0 && c->gpu_milli[c->gpu_first[p->node] + (size_t)p->gpu] < p->gpu_milli)
+            return 0;
+        if (!hsim_node_fits(c, p->node, p->cores, p->mem_mb, p->gpus, 1000, p->fpgas))
+            return 0;
+    }
+    return 1;
+}
+
 int hsim_planner_shadow(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
-                        hsim_booking_t *b)
+                        const hsim_booking_t *hint, hsim_booking_t *b)
 {
     const hsim_request_t *r = &v->requests[job];
     b->by_totals = 0;
@@ -377,6 +390,14 @@ int hsim_planner_shadow(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
             rc = hsim_place_request(&pl->s, r, pl->spread, prefer_choose, &w, &b->alloc);
             if (rc != HSIM_NOFIT)
                 break;
+        }
+        if (hint && hint->alloc.n && t >= hint->at && alloc_fits(&pl->s, &hint->alloc)) {
+            b->alloc.n = 0;
+            for (size_t k = 0; k < hint->alloc.n && rc != HSIM_ENOMEM; k++)
+                rc = hsim_alloc_add(&b->alloc, &hint->alloc.parts[k]);
+            if (rc != HSIM_ENOMEM)
+                rc = 0;
+            break;
         }
         while (i < v->n_running && v->running[i].job < 0)
             i++;

@@ -83,12 +83,17 @@ void hsim_planner_span(const hsim_planner_t *pl, const hsim_view_t *v, int32_t j
  * gone), and nodes for it there, taken first from those that are not free
  * now (so that what is free now stays free for backfilling).  b is filled
  * (free it with hsim_booking_free()); b->spare says what each of its nodes
- * has left at b->at.  0, HSIM_NOFIT (it fits nowhere even once every
+ * has left at b->at.  hint (may be NULL, not b): the job's reservation
+ * of an earlier question; once the search reaches its time, its nodes are
+ * taken if the search's own layout fails there and they still hold the job
+ * (a layout that the greedy walk of the placement code can miss, and which
+ * the jobs backfilled since have left alone).  0, HSIM_NOFIT (it fits
+ * nowhere even once every
  * running job has ended) or HSIM_ENOMEM.  O(running jobs ending by then x
  * their parts x log nodes + one placement per distinct end looked at).
  */
 int hsim_planner_shadow(hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
-                        hsim_booking_t *b);
+                        const hsim_booking_t *hint, hsim_booking_t *b);
 /*
  * Where job could start now, chosen by the run's placement policy among
  * the resources free now; with keep, only among those that leave keep's

@@ -274,7 +274,7 @@ static int watch_schedule(void *state, const hsim_view_t *v, const hsim_decide_t
         int32_t head = v->waiting[i];
         if (head < 0)
             continue;
-        rc = hsim_planner_shadow(v->planner, v, head, &s->b);
+        rc = hsim_planner_shadow(v->planner, v, head, NULL, &s->b);
         if (rc == 0 && (s->head_by[head] < 0 || s->b.at < s->head_by[head]))
             s->head_by[head] = s->b.at;
         return rc == HSIM_NOFIT ? 0 : rc;
