@@ -160,10 +160,55 @@ static void running_shift(run_t *r, size_t from, size_t to, int up)
    it moved as needed; room for one more entry is there.  *low gets the
    lowest slot that now holds a job (it, or the entries moved down).
    O(log n) plus the entries between its place and the nearest hole. */
+#define RUNNING_FAR 64 /* a start that finds no hole this near lays the set
+                          out again... */
+#define RUNNING_GAP 8  /* ...with a hole after every RUNNING_GAP jobs */
+
+/* Lays running[] out again with a hole after every RUNNING_GAP jobs, each
+   keeping the key of the job before it, and room for one more entry:
+   jobs end from the front of the set and start anywhere in it, so on a
+   cluster with tens of thousands running the nearest hole was often
+   thousands of entries away.  0 or HSIM_ENOMEM (then nothing changed).
+   O(entries). */
+static int running_respread(run_t *r)
+{
+    size_t live = r->n_running - r->running_holes, gaps = live / RUNNING_GAP;
+    size_t n = live + gaps;
+    if (hsim_grow(&r->running, &r->cap_running, n + 1, sizeof *r->running) ||
+        hsim_grow(&r->running_seq, &r->cap_running_seq, n + 1, sizeof *r->running_seq))
+        return HSIM_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_running; i++)
+        if (r->running[i].job >= 0) {
+            r->running[k] = r->running[i];
+            r->running_seq[k++] = r->running_seq[i];
+        }
+    HSIM_ASSERT(k == live);
+    for (size_t i = live, w = n; i > 0;) { /* from the back: w >= i */
+        i--;
+        if ((i + 1) % RUNNING_GAP == 0 && (i + 1) / RUNNING_GAP <= gaps) {
+            w--;
+            r->running[w] = r->running[i];
+            r->running[w].job = -1;
+            r->running[w].procs = 0;
+            r->running_seq[w] = r->running_seq[i];
+        }
+        w--;
+        r->running[w] = r->running[i];
+        r->running_seq[w] = r->running_seq[i];
+    }
+    r->n_running = n;
+    r->running_holes = gaps;
+    r->running_first = 0;
+    return 0;
+}
+
 static size_t running_slot(run_t *r, hsim_time_t est_end, int64_t seq, size_t *low)
 {
     size_t n = r->n_running, at = running_lower_bound(r, est_end, seq);
     for (size_t d = 0;; d++) {
+        if (d == RUNNING_FAR && n > 4 * RUNNING_FAR && running_respread(r) == 0)
+            return running_slot(r, est_end, seq, low);
         if (at + d == n) { /* the end: as good as a hole at n */
             running_shift(r, at, n, 1);
             r->n_running++;
