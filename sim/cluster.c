@@ -13,6 +13,7 @@
  */
 #include "cluster.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -52,6 +53,25 @@ static void bucket_link(hsim_type_index_t *x, hsim_node_t *nodes, int32_t i, int
             nodes[old].cprev = i;
     }
     *head = i;
+}
+
+/* Takes node i out of its free-cores bucket and, on a type with GPUs, its
+   free-GPUs bucket, before its free counts change... */
+static void buckets_unlink(hsim_cluster_t *c, int32_t i)
+{
+    hsim_type_index_t *x = &c->idx[c->nodes[i].type];
+    bucket_unlink(x, c->nodes, i, 0);
+    if (c->types[c->nodes[i].type].gpus > 0)
+        bucket_unlink(x, c->nodes, i, 1);
+}
+
+/* ...and puts it back in the buckets of its new counts. */
+static void buckets_link(hsim_cluster_t *c, int32_t i)
+{
+    hsim_type_index_t *x = &c->idx[c->nodes[i].type];
+    bucket_link(x, c->nodes, i, 0);
+    if (c->types[c->nodes[i].type].gpus > 0)
+        bucket_link(x, c->nodes, i, 1);
 }
 
 static void tree_pull(hsim_type_index_t *x, size_t k)
@@ -300,6 +320,25 @@ int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t me
     return nd->free_gpus >= gpus;
 }
 
+int hsim_part_fits(const hsim_cluster_t *c, const hsim_part_t *p)
+{
+    if (p->gpu >= 0 && c->gpu_milli[c->gpu_first[p->node] + (size_t)p->gpu] < p->gpu_milli)
+        return 0;
+    return hsim_node_fits(c, p->node, p->cores, p->mem_mb, p->gpus, 1000, p->fpgas);
+}
+
+double hsim_cluster_alloc_speed(const hsim_cluster_t *c, int32_t cls, int gpu_job,
+                                const hsim_alloc_t *a)
+{
+    double slowest = HUGE_VAL;
+    for (size_t i = 0; i < a->n; i++) {
+        double s = hsim_cluster_speed(c, cls, (size_t)c->nodes[a->parts[i].node].type, gpu_job);
+        if (s < slowest)
+            slowest = s;
+    }
+    return slowest;
+}
+
 int hsim_type_serves(const hsim_node_type_t *t, int32_t partition)
 {
     for (int32_t i = 0; i < t->n_part_ids; i++)
@@ -387,11 +426,7 @@ hsim_time_t hsim_node_busy(const hsim_node_t *n, hsim_time_t now)
 static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t now)
 {
     hsim_node_t *n = &c->nodes[p->node];
-    hsim_type_index_t *x = &c->idx[n->type];
-    int has_gpus = c->types[n->type].gpus > 0;
-    bucket_unlink(x, c->nodes, p->node, 0);
-    if (has_gpus)
-        bucket_unlink(x, c->nodes, p->node, 1);
+    buckets_unlink(c, p->node);
     int32_t gpus_was = n->free_gpus;
     n->free_cores -= sign * p->cores;
     c->free_cores -= sign * p->cores;
@@ -432,9 +467,7 @@ static void apply(hsim_cluster_t *c, const hsim_part_t *p, int sign, hsim_time_t
         n->busy += now - n->busy_since;
         n->busy_since = -1;
     }
-    bucket_link(x, c->nodes, p->node, 0);
-    if (has_gpus)
-        bucket_link(x, c->nodes, p->node, 1);
+    buckets_link(c, p->node);
 }
 
 void hsim_cluster_take(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now)
@@ -455,11 +488,7 @@ void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int3
 {
     hsim_node_t *d = &dst->nodes[i];
     const hsim_node_t *s = &src->nodes[i];
-    hsim_type_index_t *x = &dst->idx[d->type];
-    int has_gpus = dst->types[d->type].gpus > 0;
-    bucket_unlink(x, dst->nodes, i, 0);
-    if (has_gpus)
-        bucket_unlink(x, dst->nodes, i, 1);
+    buckets_unlink(dst, i);
     dst->free_cores += s->free_cores - d->free_cores;
     dst->free_gpus += s->free_gpus - d->free_gpus;
     d->free_cores = s->free_cores;
@@ -472,28 +501,19 @@ void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int3
     size_t g0 = dst->gpu_first[i];
     memcpy(&dst->gpu_milli[g0], &src->gpu_milli[g0],
            (size_t)dst->types[d->type].gpus * sizeof *dst->gpu_milli);
-    bucket_link(x, dst->nodes, i, 0);
-    if (has_gpus)
-        bucket_link(x, dst->nodes, i, 1);
+    buckets_link(dst, i);
     tree_set(dst, i);
 }
-
-/* v - min(v, w) */
-static int64_t minus_floor(int64_t v, int64_t w) { return w < v ? v - w : 0; }
 
 void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p)
 {
     hsim_node_t *n = &c->nodes[p->node];
-    hsim_type_index_t *x = &c->idx[n->type];
-    int has_gpus = c->types[n->type].gpus > 0;
-    bucket_unlink(x, c->nodes, p->node, 0);
-    if (has_gpus)
-        bucket_unlink(x, c->nodes, p->node, 1);
-    int32_t cores = (int32_t)minus_floor(n->free_cores, p->cores);
+    buckets_unlink(c, p->node);
+    int32_t cores = (int32_t)hsim_sub_floor(n->free_cores, p->cores);
     c->free_cores += cores - n->free_cores;
     n->free_cores = cores;
-    n->free_mem = minus_floor(n->free_mem, p->mem_mb);
-    n->free_fpgas = (int32_t)minus_floor(n->free_fpgas, p->fpgas);
+    n->free_mem = hsim_sub_floor(n->free_mem, p->mem_mb);
+    n->free_fpgas = (int32_t)hsim_sub_floor(n->free_fpgas, p->fpgas);
     /* a share held counts as its whole GPU: a planner books no fractions */
     int32_t left = p->gpus + (p->gpu >= 0 && p->gpu_milli > 0);
     size_t g0 = c->gpu_first[p->node];
@@ -504,9 +524,7 @@ void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p)
             c->free_gpus--;
             left--;
         }
-    bucket_link(x, c->nodes, p->node, 0);
-    if (has_gpus)
-        bucket_link(x, c->nodes, p->node, 1);
+    buckets_link(c, p->node);
     tree_set(c, p->node);
 }
 

@@ -168,6 +168,14 @@ int32_t hsim_cluster_share_gpu(const hsim_cluster_t *c, int32_t n, int32_t milli
    share when gpu_milli < 1000)?  O(GPUs of the node) for shares, else O(1). */
 int hsim_node_fits(const hsim_cluster_t *c, int32_t n, int32_t cores, int64_t mem,
                    int32_t gpus, int32_t gpu_milli, int32_t fpgas);
+/* Does part p fit the free room of its node exactly as it names it (a
+   share on the very GPU it names)?  O(1). */
+int hsim_part_fits(const hsim_cluster_t *c, const hsim_part_t *p);
+/* Speed of a job of class cls (gpu_job: a GPU job) on allocation a: that
+   of its slowest part (see hsim_cluster_speed()); HUGE_VAL when a is
+   empty.  O(parts). */
+double hsim_cluster_alloc_speed(const hsim_cluster_t *c, int32_t cls, int gpu_job,
+                                const hsim_alloc_t *a);
 /* Does node type t list partition number partition?  O(its list). */
 int hsim_type_serves(const hsim_node_type_t *t, int32_t partition);
 /* Does node type t offer what the request needs (GPU model, FPGAs, its

@@ -90,6 +90,8 @@ void hsim_alloc_fail_after(long n);
 
 /* Seconds <-> hsim_time_t. */
 static inline hsim_time_t hsim_seconds(int64_t s) { return s * HSIM_SECOND; }
+/* v - w, never below 0 (v - min(v, w)). */
+static inline int64_t hsim_sub_floor(int64_t v, int64_t w) { return w < v ? v - w : 0; }
 /* Writes t as seconds into buf (at least 32 bytes): "12" for whole
    seconds, else "12.5" or "-0.000001" (up to 6 decimals); returns buf. */
 char *hsim_format_time(char *buf, size_t size, hsim_time_t t);

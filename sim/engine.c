@@ -156,10 +156,6 @@ static void running_shift(run_t *r, size_t from, size_t to, int up)
     memmove(&r->running_seq[dst], &r->running_seq[from], (to - from) * sizeof *r->running_seq);
 }
 
-/* The slot for a job starting with key (est_end, seq), the entries around
-   it moved as needed; room for one more entry is there.  *low gets the
-   lowest slot that now holds a job (it, or the entries moved down).
-   O(log n) plus the entries between its place and the nearest hole. */
 #define RUNNING_FAR 64 /* a start that finds no hole this near lays the set
                           out again... */
 #define RUNNING_GAP 8  /* ...with a hole after every RUNNING_GAP jobs */
@@ -203,6 +199,10 @@ static int running_respread(run_t *r)
     return 0;
 }
 
+/* The slot for a job starting with key (est_end, seq), the entries around
+   it moved as needed; room for one more entry is there.  *low gets the
+   lowest slot that now holds a job (it, or the entries moved down).
+   O(log n) plus the entries between its place and the nearest hole. */
 static size_t running_slot(run_t *r, hsim_time_t est_end, int64_t seq, size_t *low)
 {
     size_t n = r->n_running, at = running_lower_bound(r, est_end, seq);
@@ -451,13 +451,7 @@ static int note_held(run_t *r, int32_t job)
 static int placed(run_t *r, int32_t job, const hsim_job_t *j, double *speed)
 {
     const hsim_alloc_t *a = &r->allocs[job];
-    double slowest = HUGE_VAL;
-    for (size_t i = 0; i < a->n; i++) {
-        size_t t = (size_t)r->cluster.nodes[a->parts[i].node].type;
-        double s = hsim_cluster_speed(&r->cluster, j->job_class, t, j->gpus > 0);
-        if (s < slowest)
-            slowest = s;
-    }
+    double slowest = hsim_cluster_alloc_speed(&r->cluster, j->job_class, j->gpus > 0, a);
     HSIM_ASSERT(a->n > 0 && slowest > 0);
     if (r->planner)
         hsim_planner_sync(r->planner, a);
@@ -481,12 +475,9 @@ static int take_given(run_t *r, const hsim_request_t *q, const hsim_alloc_t *giv
         if (p->node < 0 || (size_t)p->node >= c->n_nodes)
             break;
         const hsim_node_t *n = &c->nodes[p->node];
-        int share = p->gpu >= 0;
         if (!hsim_place_type_ok(c, (size_t)n->type, q) || p->cores < 0 || p->mem_mb < 0 ||
-            p->gpus < 0 || p->fpgas < 0 ||
-            (share && (p->gpu >= c->types[n->type].gpus ||
-                       c->gpu_milli[c->gpu_first[p->node] + (size_t)p->gpu] < p->gpu_milli)) ||
-            !hsim_node_fits(c, p->node, p->cores, p->mem_mb, p->gpus, 1000, p->fpgas))
+            p->gpus < 0 || p->fpgas < 0 || p->gpu >= c->types[n->type].gpus ||
+            !hsim_part_fits(c, p))
             break;
         hsim_alloc_t one = {.parts = (hsim_part_t *)p, .n = 1};
         hsim_cluster_take(c, &one, r->now);

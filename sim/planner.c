@@ -188,14 +188,7 @@ double hsim_planner_speed(const hsim_planner_t *pl, const hsim_view_t *v, int32_
                           const hsim_alloc_t *a)
 {
     const hsim_request_t *r = &v->requests[job];
-    double slowest = HUGE_VAL;
-    for (size_t k = 0; k < a->n; k++) {
-        size_t t = (size_t)pl->c->nodes[a->parts[k].node].type;
-        double s = hsim_cluster_speed(pl->c, r->job_class, t, r->gpus > 0);
-        if (s < slowest)
-            slowest = s;
-    }
-    return slowest;
+    return hsim_cluster_alloc_speed(pl->c, r->job_class, r->gpus > 0, a);
 }
 
 void hsim_planner_span(const hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
@@ -213,12 +206,12 @@ void hsim_planner_span(const hsim_planner_t *pl, const hsim_view_t *v, int32_t j
             hi = s;
     }
     hsim_time_t est = v->jobs[job].estimate;
-    if (hi <= 0) { /* no type: the placement will say so */
-        *shortest = *longest = est;
-        return;
-    }
-    *shortest = hsim_time_scaled(est, hi);
-    *longest = hsim_time_scaled(est, lo);
+    if (hi <= 0) /* no type: the placement will say so */
+        lo = hi = 1.0;
+    if (shortest)
+        *shortest = hsim_time_scaled(est, hi);
+    if (longest)
+        *longest = hsim_time_scaled(est, lo);
 }
 
 /* Could the scratch copy's totals hold r at all?  A necessary test. */
@@ -358,13 +351,9 @@ static int shadow_by_totals(hsim_planner_t *pl, const hsim_view_t *v, int32_t jo
 /* Does every part of a fit the free room of c (parts on distinct nodes)? */
 static int alloc_fits(const hsim_cluster_t *c, const hsim_alloc_t *a)
 {
-    for (size_t k = 0; k < a->n; k++) {
-        const hsim_part_t *p = &a->parts[k];
-        if (p->gpu >= 0 && c->gpu_milli[c->gpu_first[p->node] + (size_t)p->gpu] < p->gpu_milli)
+    for (size_t k = 0; k < a->n; k++)
+        if (!hsim_part_fits(c, &a->parts[k]))
             return 0;
-        if (!hsim_node_fits(c, p->node, p->cores, p->mem_mb, p->gpus, 1000, p->fpgas))
-            return 0;
-    }
     return 1;
 }
 
@@ -430,8 +419,6 @@ static long booking_slot(const hsim_booking_t *b, int32_t n)
     return lo < b->alloc.n && b->alloc.parts[lo].node == n ? (long)lo : -1;
 }
 
-static int32_t less32(int32_t v, int32_t w) { return w < v ? v - w : 0; }
-static int64_t less64(int64_t v, int64_t w) { return w < v ? v - w : 0; }
 
 void hsim_booking_consume(hsim_booking_t *b, const hsim_alloc_t *a)
 {
@@ -441,10 +428,10 @@ void hsim_booking_consume(hsim_booking_t *b, const hsim_alloc_t *a)
         if (i < 0)
             continue;
         hsim_part_t *sp = &b->spare.parts[i];
-        sp->cores = less32(sp->cores, p->cores);
-        sp->mem_mb = less64(sp->mem_mb, p->mem_mb);
-        sp->gpus = less32(sp->gpus, p->gpus + (p->gpu >= 0 && p->gpu_milli > 0));
-        sp->fpgas = less32(sp->fpgas, p->fpgas);
+        sp->cores = (int32_t)hsim_sub_floor(sp->cores, p->cores);
+        sp->mem_mb = hsim_sub_floor(sp->mem_mb, p->mem_mb);
+        sp->gpus = (int32_t)hsim_sub_floor(sp->gpus, p->gpus + (p->gpu >= 0 && p->gpu_milli > 0));
+        sp->fpgas = (int32_t)hsim_sub_floor(sp->fpgas, p->fpgas);
     }
 }
 
@@ -455,8 +442,8 @@ void hsim_planner_held(const hsim_view_t *v, const hsim_booking_t *b, int64_t *c
     for (size_t k = 0; k < b->spare.n; k++) {
         const hsim_part_t *sp = &b->spare.parts[k];
         const hsim_node_t *n = &v->cluster->nodes[sp->node];
-        *cores += less32(n->free_cores, sp->cores);
-        *gpus += less32(n->free_gpus, sp->gpus);
+        *cores += (int32_t)hsim_sub_floor(n->free_cores, sp->cores);
+        *gpus += (int32_t)hsim_sub_floor(n->free_gpus, sp->gpus);
     }
 }
 
@@ -494,11 +481,11 @@ int hsim_planner_place_now(hsim_planner_t *pl, const hsim_view_t *v, int32_t job
             const hsim_node_t *n = &c->nodes[sp->node];
             hsim_part_t h = {
                 .node = sp->node,
-                .cores = less32(n->free_cores, sp->cores),
-                .mem_mb = less64(n->free_mem, sp->mem_mb),
-                .gpus = less32(n->free_gpus, sp->gpus),
+                .cores = (int32_t)hsim_sub_floor(n->free_cores, sp->cores),
+                .mem_mb = hsim_sub_floor(n->free_mem, sp->mem_mb),
+                .gpus = (int32_t)hsim_sub_floor(n->free_gpus, sp->gpus),
                 .gpu = -1,
-                .fpgas = less32(n->free_fpgas, sp->fpgas),
+                .fpgas = (int32_t)hsim_sub_floor(n->free_fpgas, sp->fpgas),
             };
             touch(pl, sp->node);
             hsim_cluster_hold(&pl->s, &h);
@@ -703,9 +690,7 @@ static int scratch_take(hsim_planner_t *pl, const hsim_alloc_t *a)
     hsim_cluster_t *s = &pl->s;
     for (size_t k = 0; k < a->n; k++) {
         const hsim_part_t *p = &a->parts[k];
-        if (p->gpu >= 0 && s->gpu_milli[s->gpu_first[p->node] + (size_t)p->gpu] < p->gpu_milli)
-            return HSIM_NOFIT;
-        if (!hsim_node_fits(s, p->node, p->cores, p->mem_mb, p->gpus, 1000, p->fpgas))
+        if (!hsim_part_fits(s, p))
             return HSIM_NOFIT;
         touch(pl, p->node);
         hsim_alloc_t one = {.parts = (hsim_part_t *)p, .n = 1};
@@ -922,8 +907,8 @@ int hsim_plan_earliest(hsim_plan_t *p, const hsim_view_t *v, int32_t job, hsim_t
         hsim_profile_trim(&p->gpus, v->now);
         p->trimmed = v->now;
     }
-    hsim_time_t shortest, dur;
-    hsim_planner_span(pl, v, job, &shortest, &dur);
+    hsim_time_t dur;
+    hsim_planner_span(pl, v, job, NULL, &dur);
     int own = p->booked[job];
     if (own && (rc = profile_book(p, &p->book[job], -1)))
         return rc;

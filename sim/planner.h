@@ -72,7 +72,7 @@ hsim_time_t hsim_time_scaled(hsim_time_t t, double speed);
 double hsim_planner_speed(const hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
                           const hsim_alloc_t *a);
 /* The job's planning estimate on the fastest and on the slowest node types
-   it may use.  O(types). */
+   it may use; either pointer may be NULL.  O(types). */
 void hsim_planner_span(const hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
                        hsim_time_t *shortest, hsim_time_t *longest);
 
