@@ -295,6 +295,22 @@ int hsim_cluster_model(const hsim_cluster_t *c, const char *name)
     return -1;
 }
 
+int hsim_model_matches(const char *have, const char *want)
+{
+    size_t n = strlen(want);
+    if (!strcasecmp(have, want))
+        return 1;
+    if (n == 0)
+        return 0;
+    static const char ends[] = " \t-_/()";
+    for (const char *w = have; *w; w += strcspn(w, ends)) {
+        w += strspn(w, ends);
+        if (strcspn(w, ends) == n && !strncasecmp(w, want, n))
+            return 1;
+    }
+    return 0;
+}
+
 int32_t hsim_cluster_share_gpu(const hsim_cluster_t *c, int32_t n, int32_t milli)
 {
     const hsim_node_type_t *ty = &c->types[c->nodes[n].type];

@@ -159,6 +159,14 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
 void hsim_cluster_free(hsim_cluster_t *c);
 /* Index of a GPU model name, or -1. */
 int hsim_cluster_model(const hsim_cluster_t *c, const char *name);
+/*
+ * Whether a node's GPU model 'have' is the model 'want' that a job, a
+ * throughput table or a speed key names: the same name, ignoring case, or
+ * failing that a whole word of 'have' (words end at blanks, '-', '_', '/',
+ * '(' and ')'), so that the topology's "Tesla V100-SXM2-32GB" is a "v100"
+ * and not a "v10".  O(length).
+ */
+int hsim_model_matches(const char *have, const char *want);
 
 /* The GPU of node n to give a share of milli thousandths to: the fullest
    that still has milli free, so whole GPUs stay whole; -1 when none has.

@@ -481,7 +481,7 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
     return 1;
 }
 
-static const char *const formats[] = {"swf", "gavel", "elasticflow", "alibaba",
+static const char *const formats[] = {"swf", "gavel", "elasticflow", "alibaba", "csv",
                                       "lublin", "dl", "mix", NULL};
 
 /* Resolves v, a file's path (what: "a file", "a trace file"), against the
@@ -588,7 +588,7 @@ static int workload_key(parse_t *p, const char *key, const char *v)
         while (formats[k] && strcmp(formats[k], v))
             k++;
         if (!formats[k])
-            return fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, "
+            return fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, csv, "
                            "lublin, dl, mix", v);
         hsim_strlcpy(c->format, v, sizeof c->format);
     } else if (!strcmp(key, "path")) {
@@ -709,6 +709,8 @@ static void apply_shape(hsim_nodes_config_t *nc, const hsim_node_shape_t *sh)
         t->gpu_mem_mb = sh->gpu_memory_mb;
     if (!(nc->seen & KEY_BIT(HSIM_NODES_FPGAS)))
         t->fpgas = sh->fpgas;
+    if (!(nc->seen & KEY_BIT(HSIM_NODES_FPGA_MODEL)))
+        hsim_strlcpy(t->fpga_model, sh->fpga_model, sizeof t->fpga_model);
 }
 
 static int nodes_key(parse_t *p, const char *key, const char *v)
@@ -886,9 +888,9 @@ static const struct {
     const char *formats; /* the formats that read it */
     int on_nodes;        /* and only on a cluster of [nodes] */
 } format_keys[] = {
-    {WL_PATH, "swf, gavel, elasticflow, alibaba", 0},
+    {WL_PATH, "swf, gavel, elasticflow, alibaba, csv", 0},
     {WL_CLEAN, "swf", 0},
-    {WL_SKIP_BAD_ROWS, "gavel, elasticflow, alibaba", 0},
+    {WL_SKIP_BAD_ROWS, "gavel, elasticflow, alibaba, csv", 0},
     {WL_JOBS, "lublin, dl, mix", 0},
     {WL_LOAD, "lublin, dl, mix", 0},
     {WL_USERS, "lublin, dl, mix", 0},

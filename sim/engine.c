@@ -33,6 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct run {
     const hsim_workload_t *w;
@@ -351,6 +352,19 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
     for (size_t m = 0; m < w->n_models; m++) {
         int cm = hsim_cluster_model(c, w->models[m]);
         model_map[m] = cm >= 0 ? 1u << cm : 0;
+    }
+    /* a cluster model no job names exactly ("Tesla V100-SXM2-32GB", from
+       a topology) serves the one job model that is a word of its name */
+    for (size_t cm = 0; cm < c->n_models; cm++) {
+        int named = 0, worded = -1, words = 0;
+        for (size_t m = 0; m < w->n_models; m++) {
+            if (!strcasecmp(c->models[cm], w->models[m]))
+                named = 1;
+            else if (hsim_model_matches(c->models[cm], w->models[m]))
+                worded = (int)m, words++;
+        }
+        if (!named && words == 1)
+            model_map[worded] |= 1u << cm;
     }
 }
 

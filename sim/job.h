@@ -44,6 +44,10 @@ typedef struct hsim_job {
     int32_t fpgas;         /* FPGAs in total, 0 = none */
     int16_t job_class;     /* index into the workload's classes, -1 = none;
                               the class gives speedups per node type */
+    uint32_t name;         /* the trace's own id of the job (a pod's name, a
+                              UUID) as 1 + its offset in the workload's
+                              names; 0 when the trace gives none (see
+                              hsim_workload_job_name()) */
 } hsim_job_t;
 
 /* Sets the fields of a fresh job to "unknown / none". */
@@ -54,6 +58,7 @@ typedef struct hsim_rejection {
     int64_t id;            /* job number from the trace, or -1 */
     int64_t line;          /* input line */
     char reason[256];      /* human-readable, with what was found */
+    uint32_t name;         /* as hsim_job_t's */
 } hsim_rejection_t;
 
 #endif

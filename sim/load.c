@@ -323,6 +323,8 @@ static int read_jobs(const hsim_config_t *c, hsim_workload_t *w, int32_t machine
         return hsim_elasticflow_read(c->trace, &o, w, e);
     if (!strcmp(c->format, "alibaba"))
         return hsim_alibaba_pods_read(c->trace, &o, w, e);
+    if (!strcmp(c->format, "csv"))
+        return hsim_csv_jobs_read(c->trace, &o, w, e);
     return generate(c, w, machine, cores, gpus, e);
 }
 

@@ -122,12 +122,13 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const char *ranges, hsim_err_t *e)
 {
     hsim_report_t r;
-    if (hsim_report_open(&r, path,
-                         held ? "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
-                                  "state,cores,mem_mb,gpus,fpgas,nodes\n"
-                                : "job_id,submit,start,end,procs,wait,run,estimate,bsld,user,"
-                                  "state\n",
-                         e))
+    /* the trace's own job ids, last: after the nodes on a cluster */
+    int names = hsim_workload_has_names(w);
+    char header[160];
+    snprintf(header, sizeof header, "job_id,submit,start,end,procs,wait,run,estimate,bsld,"
+                                    "user,state%s%s\n",
+             held ? ",cores,mem_mb,gpus,fpgas,nodes" : "", names ? ",trace_id" : "");
+    if (hsim_report_open(&r, path, header, e))
         return HSIM_EIO;
     char row[512];
     for (size_t i = 0; i < w->n_jobs; i++) {
@@ -177,11 +178,14 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
             fwrite(row, 1, (size_t)(p - row), r.f);
             if (h->ranges >= 0 && ranges)
                 fputs(ranges + h->ranges, r.f);
-            fputc('\n', r.f);
-            continue;
+        } else {
+            fwrite(row, 1, (size_t)(p - row), r.f);
         }
-        *p++ = '\n';
-        fwrite(row, 1, (size_t)(p - row), r.f);
+        if (names) {
+            fputc(',', r.f);
+            hsim_report_csv_field(r.f, hsim_workload_job_name(w, j->name));
+        }
+        fputc('\n', r.f);
     }
     return hsim_report_close(&r, e);
 }
@@ -204,12 +208,18 @@ void hsim_report_csv_field(FILE *f, const char *s)
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e)
 {
     hsim_report_t r;
-    if (hsim_report_open(&r, path, "job_id,line,reason\n", e))
+    int names = hsim_workload_has_names(w);
+    if (hsim_report_open(&r, path, names ? "job_id,line,reason,trace_id\n"
+                                         : "job_id,line,reason\n", e))
         return HSIM_EIO;
     for (size_t i = 0; i < w->n_rejected; i++) {
         const hsim_rejection_t *x = &w->rejected[i];
         fprintf(r.f, "%" PRId64 ",%" PRId64 ",", x->id, x->line);
         hsim_report_csv_field(r.f, x->reason);
+        if (names) {
+            fputc(',', r.f);
+            hsim_report_csv_field(r.f, hsim_workload_job_name(w, x->name));
+        }
         fputc('\n', r.f);
     }
     return hsim_report_close(&r, e);

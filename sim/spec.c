@@ -27,7 +27,7 @@ static int gavel_speeds(const hsim_config_t *c, const hsim_workload_t *w, hsim_s
     for (size_t k = 0; k < w->n_classes; k++)
         for (size_t ty = 0; ty < nt; ty++)
             for (int m = 0; m < HSIM_GAVEL_MODELS; m++) {
-                if (strcasecmp(s->types[ty].gpu_model, hsim_gavel_model_name(m)))
+                if (!hsim_model_matches(s->types[ty].gpu_model, hsim_gavel_model_name(m)))
                     continue;
                 double v;
                 if (hsim_gavel_class_speed(&t, w->classes[k], m, &v) == 0)
@@ -148,7 +148,7 @@ int hsim_spec_build(const hsim_config_t *c, const hsim_workload_t *w, hsim_spec_
             int hit = 0;
             for (size_t ty = 0; ty < nt; ty++)
                 if (!strcmp(s->types[ty].name, sp->target) ||
-                    (s->types[ty].gpus > 0 && !strcasecmp(s->types[ty].gpu_model, sp->target))) {
+                    (s->types[ty].gpus > 0 && hsim_model_matches(s->types[ty].gpu_model, sp->target))) {
                     s->class_speed[cls * nt + ty] = sp->speed;
                     hit = 1;
                 }
@@ -237,6 +237,8 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
             char why[sizeof w->rejected->reason];
             describe(j, w, &c, why, sizeof why);
             rc = hsim_workload_reject(w, j->id, j->line, why);
+            if (rc == 0)
+                w->rejected[w->n_rejected - 1].name = j->name;
         } else {
             rc = fit;
         }

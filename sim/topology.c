@@ -200,6 +200,39 @@ static void take_first_gpu(hsim_node_shape_t *s, const card_t *c)
     s->gpu_memory_mb = c->memory_mb;
 }
 
+/* The first OS device below I/O object parent, at any depth, or NULL. */
+static hwloc_obj_t first_osdev_below(hwloc_obj_t parent)
+{
+    for (hwloc_obj_t o = parent->io_first_child; o; o = o->next_sibling) {
+        hwloc_obj_t d = o->type == HWLOC_OBJ_OS_DEVICE ? o : first_osdev_below(o);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+/* Takes the model of the FPGA card whose first PCI function is p (NULL for
+   an OS device o with no PCI function): the board's PCI device name, less
+   a trailing "(user function)" or the like, else the OS device's model. */
+static void take_first_fpga(hsim_node_shape_t *s, hwloc_obj_t p, hwloc_obj_t o)
+{
+    const char *name = p ? hwloc_obj_get_info_by_name(p, "PCIDevice") : NULL;
+    if (!name && p && !o) /* no PCI name: the card's OS device names it */
+        o = first_osdev_below(p);
+    if (!name && o)
+        name = hwloc_obj_get_info_by_name(o, "GPUModel");
+    if (!name && o)
+        name = o->name;
+    hsim_strlcpy(s->fpga_model, name ? name : "", sizeof s->fpga_model);
+    char *paren = strrchr(s->fpga_model, '(');
+    size_t n = strlen(s->fpga_model);
+    if (paren && paren > s->fpga_model && n > 0 && s->fpga_model[n - 1] == ')') {
+        *paren = '\0';
+        for (n = strlen(s->fpga_model); n > 0 && s->fpga_model[n - 1] == ' '; n--)
+            s->fpga_model[n - 1] = '\0';
+    }
+}
+
 /* Counts GPU and FPGA cards, PCI slots first, then orphan OS devices.
    O(P^2 + D) for P PCI functions and D OS devices; allocates nothing. */
 static void count_accelerators(hwloc_topology_t t, hsim_node_shape_t *s)
@@ -219,12 +252,14 @@ static void count_accelerators(hwloc_topology_t t, hsim_node_shape_t *s)
             if (s->gpus++ == 0)
                 take_first_gpu(s, &c);
         } else if (c.kind == DEV_FPGA) {
-            s->fpgas++;
+            if (s->fpgas++ == 0)
+                take_first_fpga(s, p, NULL);
         }
     }
 
     int per_backend[BK_COUNT] = {0};
     card_t first = {0};
+    hwloc_obj_t first_fpga = NULL;
     for (hwloc_obj_t o = hwloc_get_next_osdev(t, NULL); o; o = hwloc_get_next_osdev(t, o)) {
         hwloc_obj_t up = o->parent;
         while (up && up->type != HWLOC_OBJ_PCI_DEVICE && up->type != HWLOC_OBJ_OS_DEVICE)
@@ -238,6 +273,8 @@ static void count_accelerators(hwloc_topology_t t, hsim_node_shape_t *s)
         per_backend[bk]++;
         if (kind == DEV_GPU && first.kind == DEV_NONE)
             note_osdev(&first, o, kind);
+        if (kind == DEV_FPGA && !first_fpga)
+            first_fpga = o;
     }
     int gpus = 0, fpgas = 0;
     for (int bk = 0; bk < BK_COUNT; bk++) {
@@ -247,6 +284,8 @@ static void count_accelerators(hwloc_topology_t t, hsim_node_shape_t *s)
     }
     if (gpus && s->gpus == 0) /* no PCI GPU came first */
         take_first_gpu(s, &first);
+    if (fpgas && s->fpgas == 0)
+        take_first_fpga(s, NULL, first_fpga);
     s->gpus += gpus;
     s->fpgas += fpgas;
 }
@@ -506,6 +545,8 @@ char *hsim_node_shape_describe(const hsim_node_shape_t *s, char *buf, size_t siz
             n += snprintf(buf + n, size - (size_t)n, ", %d GPU%s", s->gpus, s->gpus == 1 ? "" : "s");
     }
     if (n >= 0 && (size_t)n < size && s->fpgas > 0)
-        snprintf(buf + n, size - (size_t)n, ", %d FPGA%s", s->fpgas, s->fpgas == 1 ? "" : "s");
+        snprintf(buf + n, size - (size_t)n, ", %d FPGA%s%s%s%s", s->fpgas,
+                 s->fpgas == 1 ? "" : "s", s->fpga_model[0] ? " (" : "", s->fpga_model,
+                 s->fpga_model[0] ? ")" : "");
     return buf;
 }

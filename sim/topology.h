@@ -30,6 +30,9 @@ typedef struct hsim_node_shape {
     char gpu_model[HSIM_GPU_MODEL_MAX]; /* model of the first GPU, "" if none or unknown */
     int64_t gpu_memory_mb;  /* memory of the first GPU, MiB, >= 0; 0 = unknown */
     int fpgas;              /* FPGA cards, >= 0 */
+    char fpga_model[HSIM_GPU_MODEL_MAX]; /* model of the first FPGA card: its PCI
+                               device name without "(... function)", else its
+                               OS device's model; "" if none or unknown */
     char desc[HSIM_SHAPE_DESC_MAX]; /* one-line summary for messages, from hsim_node_shape_describe() */
 } hsim_node_shape_t;
 

@@ -267,7 +267,7 @@ run gen mix.ini gen-mix.swf gen-mix.csv
 check "gen mix: exits 0" test $rc -eq 0
 check "gen mix: writes the SWF file" test -s gen-mix.swf
 check "gen mix: the CSV has its header" \
-  header_is gen-mix.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
+  header_is gen-mix.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models,group,app,queue,partition,nodes,cores_per_node,after,think,killed,trace_id"
 check "gen mix: the CSV has the 300 jobs" test "$(rows gen-mix.csv)" -eq 300
 check "gen mix: the SWF file has 300 job lines" test "$(grep -cvE '^[[:space:]]*(;|$)' gen-mix.swf)" -eq 300
 check "gen mix: the CSV has GPU jobs" awk -F, 'NR > 1 && $6 > 0 { found = 1 } END { exit !found }' gen-mix.csv
@@ -461,8 +461,8 @@ check "dl gen: MaxProcs is the cluster's cores" grep -qx '; MaxProcs: 128' gen-d
 # a generated workload's computer is hsim's; a GPU trace's is not known
 check "dl gen: the computer is hsim's" grep -qx '; Computer: hsim synthetic cluster' gen-dl.swf
 check "alibaba gen: no computer named" bash -c '! grep -q "^; Computer" gen-ali.swf'
-check "alibaba gen: the CSV has gpu_models last" \
-  header_is gen-ali.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models"
+check "alibaba gen: the CSV has gpu_models, then the SWF fields" \
+  header_is gen-ali.csv "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,class,user,gpu_models,group,app,queue,partition,nodes,cores_per_node,after,think,killed,trace_id"
 check "alibaba gen: each job's gpu_models is its pod's gpu_spec" \
   awk -F, 'function same(a, b,   x, y, i, j, k, l, in_a, in_b) { # one set of names
              k = split(a, x, "|"); l = split(b, y, "|") # (a pod may name one twice)

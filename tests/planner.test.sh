@@ -174,9 +174,9 @@ EOF
 run -q res.ini
 check "resources: runs" test $rc -eq 0
 check "resources: jobs.csv names the columns" \
-  grep -qx 'job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state,cores,mem_mb,gpus,fpgas,nodes' \
+  grep -qx 'job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state,cores,mem_mb,gpus,fpgas,nodes,trace_id' \
   out/res/easy/jobs.csv
-check "resources: a job over two nodes" grep -q '^1,0,0,10,6,.*,ran,6,3072,0,0,0-1$' out/res/easy/jobs.csv
-check "resources: a share of a GPU" grep -q '^2,0,0,10,2,.*,ran,2,1024,0.5,0,2$' out/res/easy/jobs.csv
+check "resources: a job over two nodes" grep -q '^1,0,0,10,6,.*,ran,6,3072,0,0,0-1,p1$' out/res/easy/jobs.csv
+check "resources: a share of a GPU" grep -q '^2,0,0,10,2,.*,ran,2,1024,0.5,0,2,p2$' out/res/easy/jobs.csv
 
 test_finish

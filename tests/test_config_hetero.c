@@ -250,6 +250,7 @@ static void test_topology_xml_relative(void)
     CU_ASSERT_EQUAL(t->cores, 24);
     CU_ASSERT_EQUAL(t->mem_mb, 192 * 1024);
     CU_ASSERT_EQUAL(t->fpgas, 1);
+    CU_ASSERT_STRING_EQUAL(t->fpga_model, "Alveo U250"); /* the board, not its function */
     CU_ASSERT_EQUAL(t->gpus, 0);
 }
 

@@ -573,9 +573,13 @@ static void test_elasticflow_first_jobs(void)
     CU_ASSERT_EQUAL(j->gpu_milli, 1000);
     CU_ASSERT_EQUAL(j->gpu_models, 0);
     CU_ASSERT_EQUAL(j->job_class, -1);
+    CU_ASSERT_STRING_EQUAL(hsim_workload_job_name(&w, j->name),
+                           "965d744f-0445-c1a8-12af-97e4c536c66e"); /* the trace's id */
     /* fb10987f-20ac-3703-eb67-146a77a6e17c,2000581,1532,1 */
     j = &w.jobs[1];
     CU_ASSERT_EQUAL(j->id, 2);
+    CU_ASSERT_STRING_EQUAL(hsim_workload_job_name(&w, j->name),
+                           "fb10987f-20ac-3703-eb67-146a77a6e17c");
     CU_ASSERT_EQUAL(j->submit, 2000581 * S);
     CU_ASSERT_EQUAL(j->runtime, 1532 * S);
     CU_ASSERT_EQUAL(j->gpus, 1);
@@ -635,6 +639,7 @@ static void test_elasticflow_bad_rows(void)
                "x.csv:1: expected a header with column 'job_id'",
                "found 'fb10987f-20ac,2000581,1532,1'");
     expect_bad(ELASTICFLOW, "", ":1: expected a header", "empty file");
+
     /* a column named twice: which one would hold? (the first did, without
        a word) */
     expect_bad(ELASTICFLOW, "job_id,submission_time,duration,num_gpu,num_gpu\na,0,10,1,8\n",
@@ -773,6 +778,8 @@ static void test_elasticflow_layout(void)
     CU_ASSERT_EQUAL(w.jobs[1].submit, 5 * S + S / 4);
     CU_ASSERT_EQUAL(w.jobs[1].runtime, 10 * S);
     CU_ASSERT_EQUAL(w.jobs[1].gpus, 2);
+    CU_ASSERT_STRING_EQUAL(hsim_workload_job_name(&w, w.jobs[1].name), "x,\ny");
+    CU_ASSERT_STRING_EQUAL(hsim_workload_job_name(&w, w.jobs[0].name), "z");
     hsim_workload_free(&w);
 
     hsim_gpu_read_options_t o = {.skip_bad_rows = 1};
@@ -813,6 +820,7 @@ static void test_alibaba_pods(void)
     CU_ASSERT_EQUAL(j->gpus, 1);
     CU_ASSERT_EQUAL(j->gpu_milli, 1000);
     CU_ASSERT_EQUAL(j->gpu_models, 0);
+    CU_ASSERT_STRING_EQUAL(hsim_workload_job_name(&w, j->name), "openb-pod-0000");
     /* openb-pod-0001,6000,12288,1,460,,LS,Running,427061,12902960,427061 */
     j = find_job(&w, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -842,6 +850,7 @@ static void test_alibaba_pods(void)
     CU_ASSERT_EQUAL(w.rejected[0].line, 63);
     CU_ASSERT_STRING_EQUAL(w.rejected[0].reason,
                            "never ran: no scheduled_time (pod_phase 'Pending')");
+    CU_ASSERT_STRING_EQUAL(hsim_workload_job_name(&w, w.rejected[0].name), "openb-pod-0061");
     CU_ASSERT_EQUAL(w.n_models, 0);
     hsim_workload_free(&w);
 }
@@ -891,6 +900,7 @@ static void test_alibaba_no_times(void)
                               NULL, &w, &e), HSIM_EINPUT);
     check_contains(e.msg, "openb_pod_list_multigpu50.csv.gz:1: expected a header with column "
                           "'creation_time', found 'name,cpu_milli,memory_mib,num_gpu,gpu_milli'");
+    check_contains(e.msg, "lists pods to place at one instant, not a workload to replay");
     CU_ASSERT_EQUAL(w.n_jobs, 0);
     hsim_workload_free(&w);
 }

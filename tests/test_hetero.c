@@ -493,6 +493,40 @@ static void test_gpu_models(void)
     hsim_workload_free(&w);
 }
 
+/* A topology's model name serves the job model that is one of its words:
+   "v100" runs on "Tesla V100-SXM2-32GB" but "v10" does not; a name that
+   two job models could claim ("A100 V100 board") serves only an exact
+   one; an exact name ("K80") is used as named. */
+static void test_gpu_model_words(void)
+{
+    CU_ASSERT_TRUE(hsim_model_matches("Tesla V100-SXM2-32GB", "v100"));
+    CU_ASSERT_TRUE(hsim_model_matches("Tesla V100-SXM2-32GB", "tesla v100-sxm2-32gb"));
+    CU_ASSERT_TRUE(hsim_model_matches("NVIDIA A100-SXM4-80GB", "A100"));
+    CU_ASSERT_TRUE(hsim_model_matches("Alveo U250 (shell)", "u250"));
+    CU_ASSERT_FALSE(hsim_model_matches("Tesla V100-SXM2-32GB", "v10"));
+    CU_ASSERT_FALSE(hsim_model_matches("Tesla V100S-PCIE-32GB", "v100"));
+    CU_ASSERT_FALSE(hsim_model_matches("V100M16", "v100"));
+    CU_ASSERT_FALSE(hsim_model_matches("Tesla V100", ""));
+    hsim_node_type_t t[] = {ntype("a", 1, 4, 1, "Tesla V100-SXM2-32GB", 1.0),
+                            ntype("b", 1, 4, 1, "A100 V100 board", 1.0),
+                            ntype("c", 1, 4, 1, "K80", 1.0)};
+    hsim_cluster_t c;
+    CU_ASSERT_EQUAL_FATAL(hsim_cluster_init(&c, t, 3), 0);
+    hsim_workload_init(&w);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_model(&w, "v100"), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_model(&w, "a100"), 1);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_model(&w, "k80"), 2);
+    CU_ASSERT_EQUAL_FATAL(hsim_workload_model(&w, "v10"), 3);
+    uint32_t map[HSIM_MAX_MODELS] = {0};
+    hsim_engine_model_map(&w, &c, map);
+    CU_ASSERT_EQUAL(map[0], 1u << 0); /* not "A100 V100 board": a100 claims it too */
+    CU_ASSERT_EQUAL(map[1], 0u);
+    CU_ASSERT_EQUAL(map[2], 1u << 2);
+    CU_ASSERT_EQUAL(map[3], 0u);
+    hsim_cluster_free(&c);
+    hsim_workload_free(&w);
+}
+
 /* A job that asks only for a model no node has can never start: the engine
    says so and names the job (hsim_spec_reject_impossible exists to take
    such jobs out first). */
@@ -1172,6 +1206,7 @@ void hsim_test_register(void)
     HSIM_TEST(sp, test_last2_learns_reference_times);
     CU_pSuite pl = hsim_test_suite("hetero-placement");
     HSIM_TEST(pl, test_gpu_models);
+    HSIM_TEST(pl, test_gpu_model_words);
     HSIM_TEST(pl, test_gpu_model_missing_everywhere);
     HSIM_TEST(pl, test_head_blocked_by_placement);
     HSIM_TEST(pl, test_conservative_deferred_early_end);

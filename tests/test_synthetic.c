@@ -815,16 +815,20 @@ static void test_csv_write(void)
     char line[512];
     CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
     CU_ASSERT_STRING_EQUAL(line, "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,"
-                                 "mem_mb,fpgas,class,user,gpu_models\n");
+                                 "mem_mb,fpgas,class,user,gpu_models,group,app,queue,"
+                                 "partition,nodes,cores_per_node,after,think,killed,"
+                                 "trace_id\n");
     size_t rows = 0;
     int bad = 0;
     while (fgets(line, sizeof line, f)) {
         const hsim_job_t *j = &w.jobs[rows];
         char want[512];
         const char *cls = j->job_class == 0 ? "\"a,\"\"b\"\"\"" : "plain";
-        snprintf(want, sizeof want, "%lld,%lld,%lld,%lld,%d,%d,1000,0,0,%s,%d,\n",
+        snprintf(want, sizeof want,
+                 "%lld,%lld,%lld,%lld,%d,%d,1000,0,0,%s,%d,,-1,-1,-1,-1,%d,%d,-1,-1,0,\n",
                  (long long)j->id, (long long)(j->submit / S), (long long)(j->runtime / S),
-                 (long long)(j->estimate / S), j->procs, j->gpus, cls, j->user);
+                 (long long)(j->estimate / S), j->procs, j->gpus, cls, j->user, j->nodes,
+                 j->cores_per_node);
         bad += strcmp(line, want) != 0;
         rows++;
     }

@@ -132,7 +132,7 @@ static void test_describe(void)
     CU_ASSERT_STRING_EQUAL(s.desc, "40 cores/80 PUs, 2 packages, 2 NUMA, 384 GiB, "
                                    "4 GPUs (Tesla V100-SXM2-32GB, 32 GiB)");
     CU_ASSERT_EQUAL_FATAL(hsim_topology_load(shipped[3].spec, HSIM_SOURCE_DIR, WHERE, &s, &e), 0);
-    CU_ASSERT_STRING_EQUAL(s.desc, "24 cores/48 PUs, 2 packages, 2 NUMA, 192 GiB, 1 FPGA");
+    CU_ASSERT_STRING_EQUAL(s.desc, "24 cores/48 PUs, 2 packages, 2 NUMA, 192 GiB, 1 FPGA (Alveo U250)");
     CU_ASSERT_EQUAL_FATAL(hsim_topology_load("synthetic:core:2 pu:1", NULL, WHERE, &s, &e), 0);
     CU_ASSERT_STRING_EQUAL(s.desc, "2 cores/2 PUs, 1 package, 1 NUMA, memory unknown");
 
@@ -262,6 +262,7 @@ static void test_card_rules(void)
             OSDEV("37", "opencl0d0", "OpenCL", "5", INFO("OpenCLDeviceType", "GPU")));
     CU_ASSERT_EQUAL(load_io(&t, "fpgas.xml", fpgas, &s, &e), 0);
     CU_ASSERT_EQUAL(s.fpgas, 3);
+    CU_ASSERT_STRING_EQUAL(s.fpga_model, "fpga0"); /* no PCI name: the OS device's */
     CU_ASSERT_EQUAL(s.gpus, 1);
     CU_ASSERT_STRING_EQUAL(s.gpu_model, "AMD Instinct MI250X");
     CU_ASSERT_EQUAL(s.gpu_memory_mb, 64 * 1024);

@@ -146,7 +146,19 @@ static int pod_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     pod_state_t *st = ctx;
     if (r->index == 0) {
         st->fields = r->n;
-        return hsim__header_find(r, pod_columns, POD_COLUMNS, st->col, e);
+        int rc = hsim__header_find(r, pod_columns, POD_COLUMNS, st->col, e);
+        int times = 0;
+        for (size_t i = 0; i < r->n; i++)
+            times += strstr(r->f[i], "_time") != NULL;
+        if (rc == HSIM_EINPUT && !times && e) {
+            /* openb_pod_list_multigpu50 and its like: pods to pack, no times */
+            size_t n = strlen(e->msg);
+            snprintf(e->msg + n, sizeof e->msg - n,
+                     ": a pod list without creation_time, scheduled_time and "
+                     "deletion_time lists pods to place at one instant, not a workload "
+                     "to replay (the release's default and gpuspec33 lists have them)");
+        }
+        return rc;
     }
     hsim_workload_t *w = st->w;
     w->n_input++;
@@ -158,6 +170,11 @@ static int pod_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     int rc;
     /* the row may lack fields: check the count before reading any */
     int kind = hsim__row_fields(r, st->fields, why, sizeof why);
+    if (!kind && st->col[POD_NAME] >= 0)
+        kind = hsim__field_name(r, fi(st, POD_NAME), w, &j.name);
+    if (kind == HSIM_ENOMEM)
+        return kind;
+    size_t rejected = w->n_rejected;
     if (!kind)
         kind = pod_job(st, r, &j, why, sizeof why);
     if (kind == HSIM_EINPUT)
@@ -168,6 +185,8 @@ static int pod_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
         rc = hsim_workload_add(w, &j);
     if (rc)
         return rc;
+    if (w->n_rejected > rejected)
+        w->rejected[rejected].name = j.name;
     return st->o.max_jobs && w->n_input >= st->o.max_jobs;
 }
 

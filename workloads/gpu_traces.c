@@ -308,6 +308,11 @@ int hsim__field_text(const hsim__row_t *r, size_t i, const char *name,
     return 0;
 }
 
+int hsim__field_name(const hsim__row_t *r, size_t i, hsim_workload_t *w, uint32_t *ref)
+{
+    return hsim_workload_name(w, r->f[i], ref);
+}
+
 int hsim__row_fields(const hsim__row_t *r, size_t n, char *why, size_t size)
 {
     if (r->n == n)
@@ -357,15 +362,20 @@ static int ef_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     }
     hsim_workload_t *w = st->w;
     w->n_input++;
-    int64_t id = r->index; /* data row number: the UUID has no place in a job */
+    int64_t id = r->index; /* data row number; the trace's UUID is the job's name */
     char why[160];
     hsim_job_t j;
     hsim_job_init(&j);
     j.id = id;
     j.line = r->line;
     int64_t gpus = 0;
-    int rc;
-    if (hsim__row_fields(r, st->fields, why, sizeof why) ||
+    size_t rejected = w->n_rejected;
+    int rc = hsim__row_fields(r, st->fields, why, sizeof why);
+    if (rc == 0)
+        rc = hsim__field_name(r, (size_t)st->col[EF_ID], w, &j.name);
+    if (rc == HSIM_ENOMEM)
+        return rc;
+    if (rc ||
         hsim__field_seconds(r, (size_t)st->col[EF_SUBMIT], "submission_time", &j.submit,
                             why, sizeof why) ||
         hsim__field_seconds(r, (size_t)st->col[EF_DURATION], "duration", &j.runtime,
@@ -386,6 +396,8 @@ static int ef_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     }
     if (rc)
         return rc;
+    if (w->n_rejected > rejected)
+        w->rejected[rejected].name = j.name;
     return st->o.max_jobs && w->n_input >= st->o.max_jobs;
 }
 

@@ -21,7 +21,9 @@
  * Rules that the traces do not settle, chosen here:
  *   - job ids: the traces' ids are strings (UUIDs, pod names) or absent, so
  *     a job's id is its data row number in the file, 1 for the first row
- *     after the header; the line number is kept in hsim_job_t.line too;
+ *     after the header; the line number is kept in hsim_job_t.line too, and
+ *     the trace's own id, where it has one, as the job's name (jobs.csv's
+ *     trace_id);
  *   - no trace carries a requested time, so estimate = runtime;
  *   - Gavel: procs = gpus = scale factor (one core per GPU); runtime = total
  *     steps / V100 throughput; scale factors without a measured throughput

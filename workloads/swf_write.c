@@ -181,7 +181,8 @@ int hsim_csv_write_jobs(const char *path, const hsim_workload_t *w, hsim_err_t *
     if (rc)
         return rc;
     sink_printf(&s, "job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,fpgas,"
-                    "class,user,gpu_models\n");
+                    "class,user,gpu_models,group,app,queue,partition,nodes,cores_per_node,"
+                    "after,think,killed,trace_id\n");
     for (size_t i = 0; i < w->n_jobs && !s.failed; i++) {
         const hsim_job_t *j = &w->jobs[i];
         char submit[32], run[32], est[32];
@@ -202,6 +203,13 @@ int hsim_csv_write_jobs(const char *path, const hsim_workload_t *w, hsim_err_t *
                 len += (size_t)snprintf(models + len, sizeof models - len, "%s%s",
                                         len ? "|" : "", w->models[m]);
         put_csv_text(&s, models);
+        char think[32] = "-1";
+        if (j->think >= 0)
+            hsim_format_time(think, sizeof think, j->think);
+        sink_printf(&s, ",%d,%d,%d,%d,%d,%d,%" PRId64 ",%s,%d,", j->group, j->app, j->queue,
+                    j->partition, j->nodes, j->cores_per_node, j->after, think,
+                    j->killed_at_estimate);
+        put_csv_text(&s, hsim_workload_job_name(w, j->name));
         sink_put(&s, "\n", 1);
     }
     return sink_close(&s, path, e);

@@ -18,6 +18,7 @@ void hsim_workload_free(hsim_workload_t *w)
 {
     hsim_free(w->jobs);
     hsim_free(w->rejected);
+    hsim_free(w->names);
     hsim_workload_init(w);
 }
 
@@ -38,8 +39,30 @@ int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
     hsim_rejection_t *r = &w->rejected[w->n_rejected++];
     r->id = id;
     r->line = line;
+    r->name = 0;
     snprintf(r->reason, sizeof r->reason, "%s", reason);
     return 0;
+}
+
+int hsim_workload_name(hsim_workload_t *w, const char *name, uint32_t *ref)
+{
+    size_t n = strlen(name);
+    *ref = 0;
+    if (n == 0)
+        return 0;
+    if (w->names_len + n + 1 >= UINT32_MAX)
+        return HSIM_ENOMEM; /* 4 GiB of names: more than any trace */
+    if (hsim_grow(&w->names, &w->cap_names, w->names_len + n + 1, 1))
+        return HSIM_ENOMEM;
+    memcpy(w->names + w->names_len, name, n + 1);
+    *ref = (uint32_t)(w->names_len + 1);
+    w->names_len += n + 1;
+    return 0;
+}
+
+const char *hsim_workload_job_name(const hsim_workload_t *w, uint32_t name)
+{
+    return name && name <= w->names_len ? w->names + name - 1 : "";
 }
 
 static int by_submit_then_line(const void *a, const void *b)

@@ -53,6 +53,9 @@ typedef struct hsim_workload {
     char classes[HSIM_MAX_CLASSES][HSIM_LABEL_MAX]; /* job class names, for
                                      hsim_job_t.job_class */
     size_t n_classes;
+    char *names;                  /* the trace's job ids, NUL-terminated one
+                                     after another (hsim_job_t.name) */
+    size_t names_len, cap_names;
 } hsim_workload_t;
 
 /* Cleaning rules applied to raw SWF jobs (DESIGN.md, README). */
@@ -74,17 +77,42 @@ int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
    table is full or name is longer than HSIM_LABEL_MAX - 1. */
 int hsim_workload_model(hsim_workload_t *w, const char *name);
 int hsim_workload_class(hsim_workload_t *w, const char *name);
+/* Keeps name, a job id of the trace's own (any text; "" is none), and sets
+   *ref to what hsim_job_t.name holds for it.  0 or HSIM_ENOMEM. */
+int hsim_workload_name(hsim_workload_t *w, const char *name, uint32_t *ref);
+/* The trace's id of a job or a rejection (its name field), "" for none. */
+const char *hsim_workload_job_name(const hsim_workload_t *w, uint32_t name);
+/* Whether some job or rejection of w has a name of the trace's. */
+static inline int hsim_workload_has_names(const hsim_workload_t *w) { return w->names_len > 0; }
 /* Stable sort of jobs by (submit, line).  O(n log n). */
 void hsim_workload_sort(hsim_workload_t *w);
 
 /*
  * Writes w's jobs to path as CSV, one row per job in w's order after the
  * header row job_id,submit,runtime,estimate,procs,gpus,gpu_milli,mem_mb,
- * fpgas,class,user,gpu_models (times in seconds, class by name, "" when
- * none; the accepted GPU models as "a|b", "" for any).  w is
+ * fpgas,class,user,gpu_models,group,app,queue,partition,nodes,
+ * cores_per_node,after,think,killed,trace_id (times in seconds, class by
+ * name, "" when none; the accepted GPU models as "a|b", "" for any; killed
+ * 1 for a job that cleaning cut at its requested time): all that a job
+ * holds, so that hsim_csv_jobs_read() gives the same workload back.  w is
  * only read.  Returns 0 or HSIM_EIO (e says which path and why).  O(n).
  * Implemented in swf_write.c, beside the SWF writer.
  */
 int hsim_csv_write_jobs(const char *path, const hsim_workload_t *w, hsim_err_t *e);
+
+/*
+ * Reads such a CSV (format = csv; gzip or plain; columns by name, in any
+ * order) into w, which the caller has initialised: job_id, submit, runtime
+ * and procs are required, every other column of the writer's header is
+ * optional (absent: none, unknown, or for estimate the runtime).  Other
+ * tools can write it.  A malformed row is an error "path:LINE: field N
+ * (name): expected ..., found '...'", or with skip_bad_rows a rejection; a
+ * job number given twice is an error at the second.  Nothing is cleaned:
+ * the jobs are run as written.  0, HSIM_EINPUT, HSIM_EIO or HSIM_ENOMEM.
+ * Implemented in csv_jobs.c.  O(n log n).
+ */
+struct hsim_gpu_read_options;
+int hsim_csv_jobs_read(const char *path, const struct hsim_gpu_read_options *o,
+                       hsim_workload_t *w, hsim_err_t *e);
 
 #endif
