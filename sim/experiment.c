@@ -386,6 +386,8 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
                                                          : (int32_t)x->cluster.total_cores;
     }
+    if ((rc = hsim_experiment_check_meaning(c, &x->w, stderr, e)))
+        return rc;
     x->fig = hsim_calloc(FIGS, sizeof *x->fig);
     return x->fig ? 0 : HSIM_ENOMEM;
 }

@@ -45,4 +45,18 @@ int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e);
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
                          int32_t *capacity, hsim_err_t *e);
 
+/* The reason most rejections of w give, digits aside ("needs 9 GPUs" and
+   "needs 12 GPUs" are one reason): *count of them, and the first one's
+   text copied into buf.  0 when w rejected none.  O(r log r) for r
+   rejections. */
+size_t hsim_experiment_top_reason(const hsim_workload_t *w, char *buf, size_t size);
+
+/* A run that would mean nothing: HSIM_EINPUT when no job is left to run
+   (e names the INI, the count and the main reason); else 0, after a
+   warning on f (standard error) for each of: more than HSIM_WARN_SHARE of
+   the input jobs rejected, or rewritten by cleaning. */
+#define HSIM_WARN_SHARE 0.10
+int hsim_experiment_check_meaning(const hsim_config_t *c, const hsim_workload_t *w, FILE *f,
+                                  hsim_err_t *e);
+
 #endif

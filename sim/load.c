@@ -347,3 +347,95 @@ int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
         hsim_workload_free(w);
     return rc;
 }
+
+/* A rejection's reason with every run of digits as '#': one key for
+   "needs 9 GPUs" and "needs 12 GPUs". */
+static void reason_key(const char *why, char *key, size_t size)
+{
+    size_t n = 0;
+    for (const char *s = why; *s && n + 1 < size; s++) {
+        if (*s >= '0' && *s <= '9') {
+            key[n++] = '#';
+            while (s[1] >= '0' && s[1] <= '9')
+                s++;
+        } else {
+            key[n++] = *s;
+        }
+    }
+    key[n] = '\0';
+}
+
+typedef struct keyed {
+    char key[sizeof ((hsim_rejection_t *)0)->reason];
+    size_t first;                 /* the rejection it came from */
+} keyed_t;
+
+static int by_key_then_first(const void *a, const void *b)
+{
+    const keyed_t *x = a, *y = b;
+    int d = strcmp(x->key, y->key);
+    return d ? d : (x->first > y->first) - (x->first < y->first);
+}
+
+size_t hsim_experiment_top_reason(const hsim_workload_t *w, char *buf, size_t size)
+{
+    if (size)
+        buf[0] = '\0';
+    if (w->n_rejected == 0)
+        return 0;
+    keyed_t *k = hsim_malloc(w->n_rejected * sizeof *k);
+    if (!k) { /* no room to count: the first reason stands for all */
+        hsim_strlcpy(buf, w->rejected[0].reason, size);
+        return 1;
+    }
+    for (size_t i = 0; i < w->n_rejected; i++) {
+        reason_key(w->rejected[i].reason, k[i].key, sizeof k[i].key);
+        k[i].first = i;
+    }
+    qsort(k, w->n_rejected, sizeof *k, by_key_then_first);
+    size_t best = 0, best_n = 0;
+    for (size_t i = 0, run = 1; i < w->n_rejected; i++, run++) {
+        if (i + 1 < w->n_rejected && !strcmp(k[i].key, k[i + 1].key))
+            continue;
+        size_t first = k[i + 1 - run].first; /* the run's earliest: ties go to it */
+        if (run > best_n || (run == best_n && first < best))
+            best = first, best_n = run;
+        run = 0;
+    }
+    hsim_strlcpy(buf, w->rejected[best].reason, size);
+    hsim_free(k);
+    return best_n;
+}
+
+int hsim_experiment_check_meaning(const hsim_config_t *c, const hsim_workload_t *w, FILE *f,
+                                  hsim_err_t *e)
+{
+    size_t input = w->n_jobs + w->n_rejected;
+    char why[sizeof w->rejected->reason];
+    size_t top = hsim_experiment_top_reason(w, why, sizeof why);
+    if (w->n_jobs == 0)
+        return input == 0
+                   ? hsim_errf(e, HSIM_EINPUT, "%s: no job to run: the workload is empty",
+                               c->path)
+                   : hsim_errf(e, HSIM_EINPUT,
+                               "%s: no job left to run: all %zu rejected; the most common reason "
+                               "(%zu jobs): %s (hsim describe %s lists them all)",
+                               c->path, w->n_rejected, top, why, c->path);
+    if ((double)w->n_rejected > HSIM_WARN_SHARE * (double)input)
+        fprintf(f, "hsim: warning: %s: %zu of %zu jobs rejected (%.1f%%); the most common "
+                   "reason (%zu jobs): %s\n",
+                c->path, w->n_rejected, input, 100.0 * (double)w->n_rejected / (double)input,
+                top, why);
+    if ((double)w->n_rewritten > HSIM_WARN_SHARE * (double)input) {
+        size_t k = 0;
+        for (size_t i = 1; i < w->n_rewrites; i++)
+            if (w->rewrites[i].count > w->rewrites[k].count)
+                k = i;
+        fprintf(f, "hsim: warning: %s: cleaning (clean = %s) rewrote %zu of %zu jobs "
+                   "(%.1f%%); the most common reason (%zu jobs): %s\n",
+                c->path, c->clean == HSIM_CLEAN_PYSS ? "pyss" : "standard", w->n_rewritten,
+                input, 100.0 * (double)w->n_rewritten / (double)input, w->rewrites[k].count,
+                w->rewrites[k].why);
+    }
+    return 0;
+}

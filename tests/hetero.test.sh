@@ -375,9 +375,9 @@ check "swf on nodes: classes named by queue" grep -q '^easy-bf,queue' run1/hpc2n
 check "swf on nodes: the GPUs were used" \
   awk -v u="$(col run1/hpc2n/summary.csv easy-bf util_gpus_v100)" 'BEGIN { exit !(u > 0) }'
 
-# ---- no job runs: the figures are empty cells, not 0 ----
-# One job, turned into a 4-GPU job on a cluster of 2 GPUs: rejected, so its
-# class has no job that ran and the summary has nothing to measure.
+# ---- no job can run: an error, with the reason ----
+# One job, turned into a 4-GPU job on a cluster of 2 GPUs: rejected, and
+# nothing is left to run (it exited 0 with empty figures).
 printf '; MaxProcs: 8\n2 0 -1 100 2 -1 -1 2 200 -1 1 1 1 6 -1 -1 -1 -1\n' >none-ran.swf
 cat >none-ran.ini <<EOF
 [experiment]
@@ -394,12 +394,30 @@ gpus = 1
 [policy p]
 EOF
 run none-ran.ini
-check "none ran: exits 0" test $rc -eq 0
-check "none ran: the job is rejected, with the reason" \
-  grep -q '^2,2,"no node type can hold it: 4 cores, 4 GPUs"$' out/none-ran/rejected.csv
-check "none ran: its class has no averages" grep -qx 'p,app6,0,,' out/none-ran/classes.csv
-check "none ran: the summary and cluster figures are empty" \
-  grep -qx 'p,0,,,,,,,,,,,,,,,,,0,1,,,,,,0' out/none-ran/summary.csv
+check "none can run: exits 2" test $rc -eq 2
+check "none can run: says why" \
+  has_err "none-ran.ini: no job left to run: all 1 rejected; the most common reason (1 jobs): no node type can hold it: 4 cores, 4 GPUs"
+# A class none of whose jobs ran has no averages, not 0: a second job, of
+# another application, runs (no GPU jobs drawn this time)
+printf '; MaxProcs: 8\n2 0 -1 100 2 -1 -1 2 200 -1 1 1 1 6 -1 -1 -1 -1\n3 0 -1 100 8 -1 -1 8 200 -1 1 1 1 7 -1 -1 -1 -1\n' >one-ran.swf
+cat >one-ran.ini <<EOF
+[experiment]
+name = one-ran
+output = $work/out
+[workload]
+path = one-ran.swf
+class_by = app
+[nodes n]
+count = 2
+cores = 4
+[class app6]
+speed.n = none
+[policy p]
+EOF
+run one-ran.ini
+check "one ran: exits 0" test $rc -eq 0
+check "one ran: the job of app7 ran" grep -q '^p,app7,1,' out/one-ran/classes.csv
+check "one ran: app6, whose job could not, has no averages" grep -qx 'p,app6,0,,' out/one-ran/classes.csv
 
 # ---- conservative backfilling on nodes ----
 # The same trace and cluster under conservative backfilling: GPU jobs whose
@@ -571,5 +589,36 @@ check "3e9 cores: exits 2" test $rc -eq 2
 check "3e9 cores: says so, at the [nodes] section" \
   has_err "huge.ini:6: [nodes a] takes the cluster to 3000000000 cores and 0 GPUs: expected at most 2147483647 of each"
 check "3e9 cores: found before anything runs" test ! -e out/order/summary.csv
+
+# ---- a GPU model named by its topology ----
+# gpu4-node.xml's GPUs are "Tesla V100-SXM2-32GB": with no gpu_model, a
+# Gavel trace's v100 jobs run there (the word V100), and none is rejected
+# (every job was, with "0 jobs" and exit 0)
+cat >gavel-topo.ini <<EOF
+[experiment]
+name = gavel-topo
+output = out
+[workload]
+format = gavel
+path = $shared/traces/gpu/gavel-philly/0e4a51.trace.gz
+throughputs = $shared/traces/gpu/gavel-philly/throughputs.csv
+max_jobs = 200
+[nodes v100]
+count = 4
+topology = xml:$repo/traces/topologies/gpu4-node.xml
+[policy ff]
+placement = first-fit
+EOF
+run -q gavel-topo.ini
+check "a topology's GPU model: exits 0" test $rc -eq 0
+check "a topology's GPU model: no job rejected" test "$(rows out/gavel-topo/rejected.csv)" -eq 0
+check "a topology's GPU model: the 200 jobs ran" test "$(rows out/gavel-topo/ff/jobs.csv)" -eq 200
+check "a topology's GPU model: cluster.csv keeps hwloc's name" \
+  grep -q '^v100,4,40,393216,4,Tesla V100-SXM2-32GB,' out/gavel-topo/cluster.csv
+check "a topology's GPU model: no warning" test ! -s err.txt
+# an FPGA topology names its board
+printf '[experiment]\nname = fpga\noutput = out\n[workload]\nformat = lublin\njobs = 20\n[nodes f]\ncount = 2\ntopology = xml:%s/traces/topologies/fpga-node.xml\n[policy p]\n' "$repo" >fpga.ini
+run -q fpga.ini
+check "an FPGA topology: its model in cluster.csv" grep -q '^f,2,24,196608,0,,0,1,Alveo U250,' out/fpga/cluster.csv
 
 test_finish

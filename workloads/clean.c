@@ -47,13 +47,16 @@ static void job_from_record(const hsim_swf_record_t *r, hsim_job_t *j)
  * trace runtime by a positive requested time is reported killed (the
  * schedule is pyss's either way).  Nothing is rejected.
  */
-static void clean_pyss(const hsim_swf_record_t *r, int32_t machine, hsim_job_t *j)
+static const char *clean_pyss(const hsim_swf_record_t *r, int32_t machine, hsim_job_t *j)
 {
     const hsim_time_t one = HSIM_SECOND;
+    const char *rewrite = NULL;
     if (r->run <= 0 || r->alloc_procs <= 0 || r->submit < 0) {
         j->submit = tmax(r->submit, one);
         j->runtime = j->estimate = one;
         j->procs = r->alloc_procs > 1 ? r->alloc_procs : 1;
+        rewrite = "no runtime, processors or submit time (fields 2, 4, 5): replayed as a "
+                  "1 s job";
     } else {
         j->submit = r->submit;
         j->procs = r->alloc_procs < machine ? r->alloc_procs : machine;
@@ -61,11 +64,17 @@ static void clean_pyss(const hsim_swf_record_t *r, int32_t machine, hsim_job_t *
         j->runtime = tmax(one, tmin(r->req_time, r->run));
         /* cut at a requested time it ran past in the trace */
         j->killed_at_estimate = r->req_time > 0 && j->runtime < r->run;
+        if (r->req_time <= 0 && r->run > one)
+            rewrite = "no requested time (field 9): pyss runs min(requested, runtime), "
+                      "so 1 s (clean = standard keeps the runtime)";
+        else if (r->alloc_procs > machine)
+            rewrite = "more processors than the machine: cut to the machine's";
     }
     if (j->procs > machine)
         j->procs = machine;
     if (j->procs < 1)
         j->procs = 1;
+    return rewrite;
 }
 
 /*
@@ -117,12 +126,15 @@ int hsim_swf_clean(const hsim_swf_trace_t *t, hsim_clean_preset_t preset,
         char why[96];
         const char *reason = NULL;
         job_from_record(r, &j);
+        const char *rewrite = NULL;
         if (preset == HSIM_CLEAN_PYSS)
-            clean_pyss(r, machine_procs, &j);
+            rewrite = clean_pyss(r, machine_procs, &j);
         else
             reason = clean_standard(r, machine_procs, &j, why, sizeof why);
         int rc = reason ? hsim_workload_reject(w, r->id, r->line, reason)
                         : hsim_workload_add(w, &j);
+        if (rc == 0 && rewrite)
+            hsim_workload_rewritten(w, rewrite);
         if (rc)
             return rc;
     }

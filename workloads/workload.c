@@ -44,6 +44,18 @@ int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
     return 0;
 }
 
+void hsim_workload_rewritten(hsim_workload_t *w, const char *why)
+{
+    size_t k = 0;
+    while (k < w->n_rewrites && w->rewrites[k].why != why)
+        k++;
+    if (k == w->n_rewrites && k < sizeof w->rewrites / sizeof w->rewrites[0])
+        w->rewrites[w->n_rewrites++] = (struct hsim_rewrite){why, 0};
+    if (k < w->n_rewrites)
+        w->rewrites[k].count++;
+    w->n_rewritten++;
+}
+
 int hsim_workload_name(hsim_workload_t *w, const char *name, uint32_t *ref)
 {
     size_t n = strlen(name);

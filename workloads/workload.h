@@ -53,6 +53,15 @@ typedef struct hsim_workload {
     char classes[HSIM_MAX_CLASSES][HSIM_LABEL_MAX]; /* job class names, for
                                      hsim_job_t.job_class */
     size_t n_classes;
+    size_t n_rewritten;           /* jobs that cleaning changed beyond
+                                     cutting them at their requested time
+                                     (a 1 s job for a record without a
+                                     runtime, say) */
+    struct hsim_rewrite {
+        const char *why;          /* a static text */
+        size_t count;
+    } rewrites[4];                /* the reasons, in the order first seen */
+    size_t n_rewrites;
     char *names;                  /* the trace's job ids, NUL-terminated one
                                      after another (hsim_job_t.name) */
     size_t names_len, cap_names;
@@ -77,6 +86,9 @@ int hsim_workload_reject(hsim_workload_t *w, int64_t id, int64_t line,
    table is full or name is longer than HSIM_LABEL_MAX - 1. */
 int hsim_workload_model(hsim_workload_t *w, const char *name);
 int hsim_workload_class(hsim_workload_t *w, const char *name);
+/* Counts one job that cleaning rewrote, for the reason why (a static
+   text: the same pointer for the same reason). */
+void hsim_workload_rewritten(hsim_workload_t *w, const char *why);
 /* Keeps name, a job id of the trace's own (any text; "" is none), and sets
    *ref to what hsim_job_t.name holds for it.  0 or HSIM_ENOMEM. */
 int hsim_workload_name(hsim_workload_t *w, const char *name, uint32_t *ref);
