@@ -45,6 +45,18 @@ int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e);
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
                          int32_t *capacity, hsim_err_t *e);
 
+/* One reason for rejections, digits aside ("needs 9 GPUs" and "needs 12
+   GPUs" are one reason): how many rejections give it, and the first of
+   them (an index into w->rejected), whose text stands for all. */
+typedef struct hsim_reason {
+    size_t count;
+    size_t first;
+} hsim_reason_t;
+/* The max most common reasons of w's rejections into out, most common
+   first (ties: the earlier first); returns how many.  O(r log r) for r
+   rejections. */
+size_t hsim_experiment_reasons(const hsim_workload_t *w, hsim_reason_t *out, size_t max);
+
 /* The reason most rejections of w give, digits aside ("needs 9 GPUs" and
    "needs 12 GPUs" are one reason): *count of them, and the first one's
    text copied into buf.  0 when w rejected none.  O(r log r) for r

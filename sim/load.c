@@ -377,15 +377,21 @@ static int by_key_then_first(const void *a, const void *b)
     return d ? d : (x->first > y->first) - (x->first < y->first);
 }
 
-size_t hsim_experiment_top_reason(const hsim_workload_t *w, char *buf, size_t size)
+static int by_count_then_first(const void *a, const void *b)
 {
-    if (size)
-        buf[0] = '\0';
-    if (w->n_rejected == 0)
+    const hsim_reason_t *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+size_t hsim_experiment_reasons(const hsim_workload_t *w, hsim_reason_t *out, size_t max)
+{
+    if (w->n_rejected == 0 || max == 0)
         return 0;
     keyed_t *k = hsim_malloc(w->n_rejected * sizeof *k);
     if (!k) { /* no room to count: the first reason stands for all */
-        hsim_strlcpy(buf, w->rejected[0].reason, size);
+        out[0] = (hsim_reason_t){w->n_rejected, 0};
         return 1;
     }
     for (size_t i = 0; i < w->n_rejected; i++) {
@@ -393,18 +399,39 @@ size_t hsim_experiment_top_reason(const hsim_workload_t *w, char *buf, size_t si
         k[i].first = i;
     }
     qsort(k, w->n_rejected, sizeof *k, by_key_then_first);
-    size_t best = 0, best_n = 0;
+    /* each run of one key becomes a reason; the max most common are kept,
+       in out[0..max) as a heap would, then sorted */
+    size_t n = 0;
     for (size_t i = 0, run = 1; i < w->n_rejected; i++, run++) {
         if (i + 1 < w->n_rejected && !strcmp(k[i].key, k[i + 1].key))
             continue;
-        size_t first = k[i + 1 - run].first; /* the run's earliest: ties go to it */
-        if (run > best_n || (run == best_n && first < best))
-            best = first, best_n = run;
+        hsim_reason_t r = {run, k[i + 1 - run].first}; /* the run's earliest */
+        if (n < max) {
+            out[n++] = r;
+        } else {
+            size_t worst = 0; /* max is small: a scan */
+            for (size_t j = 1; j < n; j++)
+                if (by_count_then_first(&out[j], &out[worst]) > 0)
+                    worst = j;
+            if (by_count_then_first(&r, &out[worst]) < 0)
+                out[worst] = r;
+        }
         run = 0;
     }
-    hsim_strlcpy(buf, w->rejected[best].reason, size);
+    qsort(out, n, sizeof *out, by_count_then_first);
     hsim_free(k);
-    return best_n;
+    return n;
+}
+
+size_t hsim_experiment_top_reason(const hsim_workload_t *w, char *buf, size_t size)
+{
+    hsim_reason_t r;
+    if (size)
+        buf[0] = '\0';
+    if (hsim_experiment_reasons(w, &r, 1) == 0)
+        return 0;
+    hsim_strlcpy(buf, w->rejected[r.first].reason, size);
+    return r.count;
 }
 
 int hsim_experiment_check_meaning(const hsim_config_t *c, const hsim_workload_t *w, FILE *f,

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath() */
 #include "experiment.h"
 
+#include "describe.h"
 #include "report.h"
 
 #include "../policies/placement.h"
@@ -34,13 +35,17 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: hsim [options] FILE.ini...\n"
             "       hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n"
+            "       hsim describe FILE.ini...\n"
             "Runs each experiment: replays its workload under each [policy NAME]\n"
             "and writes <output>/<name>/summary.csv, classes.csv, rejected.csv,\n"
             "summary.png and <output>/<name>/<policy>/jobs.csv; on a cluster of nodes\n"
             "also cluster.csv and <policy>/nodes.csv.\n"
             "hsim gen writes the workload of FILE.ini (a trace after cleaning, or\n"
             "the jobs of a generator) as SWF, and as CSV with the resources SWF\n"
-            "cannot hold, for other tools.\n"
+            "cannot hold, for other tools (format = csv reads it back).\n"
+            "hsim describe prints what a run of FILE.ini would see (jobs loaded and\n"
+            "rejected, job classes, users, GPU models, node types, offered load)\n"
+            "without running it.\n"
             "\n"
             "options:\n"
             "  -q, --quiet     print no table\n"
@@ -201,6 +206,39 @@ static int gen(int argc, char **argv)
     hsim_workload_free(&w);
     hsim_free(c);
     return rc == 0 ? 0 : bad_input || rc == HSIM_EINPUT ? 2 : 1;
+}
+
+/* hsim describe FILE.ini...: what each run would see, not run. */
+static int describe(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: hsim describe FILE.ini...\n");
+        return 2;
+    }
+    hsim_config_t *c = hsim_malloc(sizeof *c);
+    if (!c)
+        return 1;
+    int status = 0;
+    for (int i = 2; i < argc && status == 0; i++) {
+        hsim_err_t e = {{0}};
+        int rc = hsim_config_load(argv[i], c, &e);
+        if (rc == 0) {
+            if (i > 2)
+                putchar('\n');
+            rc = hsim_describe(c, stdout, &e);
+        }
+        if (rc == HSIM_ENOMEM)
+            fprintf(stderr, "hsim: %s: out of memory\n", argv[i]);
+        else if (rc)
+            print_error(e.msg);
+        status = rc == 0 ? 0 : rc == HSIM_ENOMEM ? 1 : 2;
+    }
+    hsim_free(c);
+    if (status == 0 && fflush(stdout)) {
+        fprintf(stderr, "hsim describe: cannot write: %s\n", strerror(errno));
+        status = 1;
+    }
+    return status;
 }
 
 /* The folder 'dir' as one spelling, so that two spellings of it compare
@@ -395,6 +433,8 @@ static int cli(int argc, char **argv)
     hsim_part_remove_on_signals();
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return gen(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "describe"))
+        return describe(argc, argv);
     hsim_experiment_options_t opt = {0};
     /* getopt_long(): -j2, -j 2, --threads=2, --threads 2, -qj 2, and options
        after the files too; -- ends them.  Its own messages are off, for

@@ -621,4 +621,31 @@ printf '[experiment]\nname = fpga\noutput = out\n[workload]\nformat = lublin\njo
 run -q fpga.ini
 check "an FPGA topology: its model in cluster.csv" grep -q '^f,2,24,196608,0,,0,1,Alveo U250,' out/fpga/cluster.csv
 
+# ---- hsim describe: what a run would see, without running it ----
+rm -rf out/gavel-topo
+run describe gavel-topo.ini
+check "describe: exits 0" test $rc -eq 0
+check "describe: runs nothing" test ! -e out/gavel-topo
+check "describe: the jobs" has_out "jobs: 200 to run, 0 rejected, of 200 in the input"
+check "describe: the classes, with counts" grep -qE '^ +[0-9]+  ResNet-50 \(batch size 32\)@1$' out.txt
+check "describe: the GPU models and the node models that serve them" \
+  has_out "v100 -> Tesla V100-SXM2-32GB"
+check "describe: a model no node has" grep -qE '^ +[0-9]+  k80 -> no node type has it$' out.txt
+check "describe: the node types" grep -qE '^  v100 +4 +40 +393216 +4 Tesla V100-SXM2-32GB ' out.txt
+check "describe: the offered load" grep -qE '^offered load .*: cores [0-9.]+%, GPUs [0-9.]+%$' out.txt
+# the reasons for rejections, counted (HPC2N's jobs turned into 1-GPU jobs
+# on nodes of 2 cores: those of more than 2 cores cannot run)
+run describe hpc2n.ini
+check "describe hpc2n: exits 0" test $rc -eq 0
+check "describe hpc2n: rejections by reason, as many as rejected.csv has" \
+  test "$(awk '/^  rejected, by reason/ { on = 1; next } on && /^ +[0-9]+  / { n += $1; next } { on = 0 } END { print n + 0 }' out.txt)" \
+       -eq "$(rows run1/hpc2n/rejected.csv)"
+check "describe hpc2n: the users" grep -qE '^users: [0-9]+ \(the most jobs: user [0-9]+, [0-9]+\)$' out.txt
+check "describe hpc2n: classes by queue" grep -qE '^ +[0-9]+  queue-unknown$' out.txt
+# bad input: the loader's error, exit 2
+run describe none.ini
+check "describe a missing INI: exit 2" test $rc -eq 2
+run describe
+check "describe without a file: exit 2 and its usage" test $rc -eq 2 -a "$(cat err.txt)" == "usage: hsim describe FILE.ini..."
+
 test_finish
