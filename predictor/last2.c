@@ -40,9 +40,9 @@ static size_t slot_of(const last2_t *s, int32_t user)
     return i;
 }
 
-static int last2_create(size_t n_jobs, void **state)
+static int last2_create(const hsim_predictor_ctx_t *ctx, void **state)
 {
-    (void)n_jobs;
+    (void)ctx;
     last2_t *s = hsim_calloc(1, sizeof *s);
     if (!s)
         return HSIM_ENOMEM;

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <string.h>
 
-static int no_state(size_t n_jobs, void **state)
+static int no_state(const hsim_predictor_ctx_t *ctx, void **state)
 {
-    (void)n_jobs;
+    (void)ctx;
     *state = NULL;
     return 0;
 }
@@ -45,6 +45,7 @@ const hsim_predictor_t hsim_predictor_oracle = {
     .create = no_state,
     .destroy = no_destroy,
     .predict = oracle_predict,
+    .reads_runtime = 1,
 };
 
 extern const hsim_predictor_t hsim_predictor_last2; /* last2.c */

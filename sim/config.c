@@ -686,9 +686,24 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             pc->spread = HSIM_SPREAD;
         else
             return fail(p, "spread '%s': expected pack or spread", v);
+    } else if (!strcmp(key, "estimate.model")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ESTIMATE_MODEL, key))
+            return 0;
+        int line, relative;
+        return resolve_path(p, key, v, "a model file (hsim train writes one)",
+                            pc->estimate_model, sizeof pc->estimate_model, &line, &relative);
+    } else if (!strcmp(key, "estimate.retrain")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ESTIMATE_RETRAIN, key))
+            return 0;
+        uint64_t x;
+        if (parse_u64(v, &x) || x > 100000000)
+            return fail(p, "estimate.retrain: expected a number of completions in 0..100000000 "
+                           "(0 = never), found '%s'", v);
+        pc->estimate_retrain = (size_t)x;
     } else {
         return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
-                       "backfill_order, estimate, placement or spread", key, pc->name);
+                       "backfill_order, estimate, estimate.model, estimate.retrain, placement "
+                       "or spread", key, pc->name);
     }
     return 1;
 }
@@ -991,6 +1006,13 @@ static void policy_not_read(parse_t *p, int cluster)
                     "%s, which plans on estimates that never change and "
                     "that no job outlives: expected user or oracle",
                     pc->name, pred->name, pc->scheduler->name);
+        for (int k = HSIM_POLICY_ESTIMATE_MODEL; k <= HSIM_POLICY_ESTIMATE_RETRAIN; k++)
+            if ((pc->seen & KEY_BIT(k)) && pred && !pred->uses_model)
+                fail_at(p, pc->lines[k],
+                        "[policy %s] %s applies to trained predictors only (estimate = "
+                        "regression, gbdt or lstm), not to estimate = %s", pc->name,
+                        k == HSIM_POLICY_ESTIMATE_MODEL ? "estimate.model" : "estimate.retrain",
+                        pred->name);
         if ((pc->seen & KEY_BIT(HSIM_POLICY_BACKFILL_ORDER)) &&
             !pc->scheduler->reads_backfill_order)
             fail_at(p, pc->lines[HSIM_POLICY_BACKFILL_ORDER],

@@ -22,6 +22,8 @@ enum {
     HSIM_POLICY_BACKFILL_ORDER,
     HSIM_POLICY_PLACEMENT,
     HSIM_POLICY_SPREAD,
+    HSIM_POLICY_ESTIMATE_MODEL,
+    HSIM_POLICY_ESTIMATE_RETRAIN,
     HSIM_POLICY_KEYS
 };
 
@@ -34,6 +36,8 @@ typedef struct hsim_policy_config {
     const hsim_predictor_t *predictor;       /* estimate = ... (default user) */
     const hsim_placement_t *placement;       /* placement = ... (default first-fit) */
     hsim_spread_t spread;                    /* spread = pack | spread (pack) */
+    char estimate_model[HSIM_PATH_MAX];      /* estimate.model = FILE ("") */
+    size_t estimate_retrain;                 /* estimate.retrain = N (0) */
     unsigned seen;                           /* keys given: bit k = key k */
     int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;

@@ -631,6 +631,12 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     if (o->end > HSIM_HORIZON)
         return past_horizon(r, job, "end");
     refresh_view(r);
+    const hsim_predictor_t *pred = r->cfg->predictor;
+    if (pred->started) {
+        int rc = pred->started(r->pred_state, j, r->now);
+        if (rc)
+            return rc;
+    }
     if (o->end > est_end && r->full_end) { /* it will outlive its prediction */
         r->full_end[job] = r->now + hsim_time_scaled(j->estimate, speed);
         int rc = push_event(r, est_end, HSIM_EV_EXPIRY, job);
@@ -723,7 +729,12 @@ static hsim_time_t predict(run_t *r, int32_t job)
 {
     const hsim_job_t *j = &r->w->jobs[job];
     const hsim_predictor_t *pred = r->cfg->predictor;
-    hsim_time_t p = pred->predict(r->pred_state, j, r->now);
+    hsim_job_t asked = *j; /* what is known of the job before it runs */
+    if (!pred->reads_runtime) {
+        asked.runtime = 0;
+        asked.killed_at_estimate = 0;
+    }
+    hsim_time_t p = pred->predict(r->pred_state, &asked, r->now);
     if (p > j->estimate)
         p = j->estimate;
     /* a guess, not a knowledge of the runtime: at least a second (pyss) */
@@ -1022,7 +1033,15 @@ static int setup(run_t *r)
         .backfill_order = r->cfg->backfill_order,
         .planner = r->planner,
     };
-    int rc = r->cfg->predictor->create(n, &r->pred_state);
+    hsim_predictor_ctx_t pctx = {
+        .n_jobs = n,
+        .unix_start = r->w->header.unix_start_time,
+        .time_zone = r->w->header.time_zone,
+        .model = r->cfg->predictor_model ? r->cfg->predictor_model : "",
+        .retrain = r->cfg->predictor_retrain,
+        .e = r->e,
+    };
+    int rc = r->cfg->predictor->create(&pctx, &r->pred_state);
     if (rc)
         return rc;
     return r->cfg->scheduler->create(&params, &r->sched_state);

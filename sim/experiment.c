@@ -181,6 +181,8 @@ static void replay_run(replay_t *r)
         .backfill_order = pc->backfill_order,
         .scheduler = pc->scheduler,
         .predictor = pc->predictor,
+        .predictor_model = pc->estimate_model,
+        .predictor_retrain = pc->estimate_retrain,
         .cluster = x->has_cluster ? &x->spec.spec : NULL,
         .placement = pc->placement,
         .spread = pc->spread,

@@ -41,7 +41,7 @@ static void test_last2_by_hand(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_TRUE(p->revises && p->underpredicts);
     void *st = NULL;
-    CU_ASSERT_EQUAL_FATAL(p->create(10, &st), 0);
+    CU_ASSERT_EQUAL_FATAL(p->create(&(hsim_predictor_ctx_t){.n_jobs = 10}, &st), 0);
     hsim_job_t a = job_of(7, 100, 0), other = job_of(-1, 100, 0);
     CU_ASSERT_EQUAL(p->predict(st, &a, 0), 100 * S);
     CU_ASSERT_EQUAL(p->learn(st, &a, 10 * S, 10 * S), 0);
@@ -70,7 +70,7 @@ static void test_last2_many_users(void)
     enum { USERS = 5000, STEPS = 60000 };
     const hsim_predictor_t *p = hsim_predictor_find("last2");
     void *st = NULL;
-    CU_ASSERT_EQUAL_FATAL(p->create(STEPS, &st), 0);
+    CU_ASSERT_EQUAL_FATAL(p->create(&(hsim_predictor_ctx_t){.n_jobs = STEPS}, &st), 0);
     hsim_time_t *last = calloc(USERS, sizeof *last), *prev = calloc(USERS, sizeof *prev);
     int *done = calloc(USERS, sizeof *done);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
