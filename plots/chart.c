@@ -10,9 +10,9 @@
  *
  * A PNG is drawn into memory from hsim's allocator (a large block, so its
  * first touch is a few huge pages, not 360 small ones) and written by
- * libpng in its fast mode (no filters, zlib level 3): 2.7 ms and 14 KB for
- * a chart of three panels.  cairo's own writer tries every filter at level
- * 6: a file half the size, in 10 ms, a tenth of a whole KTH-SP2 replay.
+ * libpng in its fast mode (no filters, zlib level 3).  cairo's own writer
+ * tries every filter at level 6: a file half the size, in about four times
+ * the time (docs/performance.md, "The chart").
  */
 #include "chart.h"
 

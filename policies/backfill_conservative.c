@@ -33,16 +33,13 @@
  * Cost: a placement is O(breakpoints).  A termination visits the queue's
  * runs, at O(1) each for those passed over and most often O(1) for the
  * others too (a cached shape, and a lookup from the hint each job keeps
- * for the step before its reservation, right for 109 of 133 million on
- * RICC); only moves touch the profile, O(breakpoints).  RICC-2010 (2,150
- * jobs waiting on average at a termination): 947 million jobs looked at or
- * passed over in 246 million steps of the passes; 161 million looked at;
- * 74 million moves in 57 million batches, which take processors in 57
- * million changes of the profile and give them back in 21.5 million (see
- * book_move()).  Nearly all moves are (b): a chain of reservations, each
- * waiting for the one before it to end, moves up, most often by a few
- * seconds, one link at a time, each link into the slot the one before it
- * left (see slide() in profile.c).
+ * for the step before its reservation, most often right); only moves touch
+ * the profile, O(breakpoints).  A pass's cost thus follows the runs of the
+ * queue, not its jobs, and the moves (see book_move()).  Nearly all moves
+ * are (b): a chain of reservations, each waiting for the one before it to
+ * end, moves up, most often by a few seconds, one link at a time, each
+ * link into the slot the one before it left (see slide() in profile.c).
+ * docs/performance.md counts each of these on RICC-2010.
  */
 #include "backfill_nodes.h"
 #include "profile.h"
@@ -341,13 +338,12 @@ static int give_held(cons_t *s)
 /*
  * Moves a reservation of procs processors for dur from at to t < at.  When
  * the two overlap only their differences change: [t, at) loses the
- * processors and [t + dur, at + dur) gets them back (all but 0.3% of moves
- * on RICC).  near: the step of t or a guess (see hsim_profile_add_near()).
+ * processors and [t + dur, at + dur) gets them back (nearly every move).  near: the step of t or a guess (see hsim_profile_add_near()).
  *
  * The give-back is held back rather than made: a chain of moves of one
  * width gives back stretches that each start where the last one ended, and
  * held together they take one change of the profile instead of one each
- * (35.5 of 57 million give-backs on RICC).  Additions commute, so holding
+ * (more than half of the give-backs on a long trace).  Additions commute, so holding
  * one back changes nothing that is read before it is made: cons_ended()
  * makes it before it looks at a job that could read past its start (a
  * job's look, and the room for the jobs of its batch, which share its
@@ -604,7 +600,7 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
        processors for at least as long cannot move either: every window it
        could use, before that start or running into its own slot, would
        hold the other's too.  The jobs of one array sit together in the
-       queue with one start: on RICC five jobs in six end here. */
+       queue with one start: most jobs of a long trace end here. */
     int failed = 0;
     hsim_time_t fail_at = 0, fail_dur = 0;
     int32_t fail_procs = 0;
@@ -674,7 +670,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
            it was placed or last looked at (or one that passed it over had
            none), so a window now must overlap something given back since,
            and start before the end of this termination's tail or of
-           [lo, hi).  (15% fewer steps of the window searches on RICC.) */
+           [lo, hi).  (Fewer steps of the window searches: see
+           docs/performance.md.) */
         hsim_time_t opened = tail_end > hi ? tail_end : hi;
         hsim_ppos_t near = HSIM_PPOS_NONE;
         int32_t least = -1;

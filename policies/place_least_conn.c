@@ -10,10 +10,9 @@
  * asks for whole GPUs the fewest jobs are those of the nodes with that
  * many GPUs free: a GPU node that one job fills has the fewest jobs of
  * all and fits nothing, and with the count of every node, a search for a
- * GPU went through a quarter of the tree (8,000 to 20,000 tree nodes
- * among 30,000 GPU nodes in bench-cluster.sh).  Not a scan of the nodes:
- * on 10,000 nodes, about 200 tree nodes per search when jobs are spread
- * one unit per node, fewer when packed.
+ * GPU went through a large part of the tree.  Not a scan of the nodes: a
+ * search visits O(log nodes) tree nodes per node it returns, more when
+ * jobs are spread one unit per node (docs/performance.md has the counts).
  *
  * A job that needs several nodes takes them in key order: each later call
  * returns the next node in that order that fits both the ask of the
@@ -25,8 +24,8 @@
  * the search as the best key does for one), and the later calls take
  * them in turn: a job spread one unit per node over 64 nodes made 64
  * searches, each for the key after the last, and a subtree holding keys
- * on both sides of it could not be passed over (bench-cluster.sh's
- * 1,000,000 jobs with spread = spread: 42.8 s, now 23.7 s).
+ * on both sides of it could not be passed over (docs/performance.md
+ * measures what the batches saved).
  *
  * Assumption: the number of jobs is a fair proxy for load, as the count
  * of open connections is for a web server; it ignores job sizes.

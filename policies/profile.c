@@ -569,9 +569,8 @@ hsim_time_t hsim_profile_run_back(hsim_profile_t *p, hsim_time_t at, int32_t pro
 
 /*
  * Chunks never merge as steps go, so a profile whose steps come and go in
- * place ends up with many chunks holding a few steps each (RICC-2010
- * under conservative backfilling: 75 chunks of 7 steps on average), and
- * every lookup gallops over them.  So when the chunks hold fewer than
+ * place ends up with many chunks holding a few steps each, and every
+ * lookup gallops over them (docs/performance.md has RICC-2010's counts).  So when the chunks hold fewer than
  * REPACK_BELOW steps on average, the steps are packed again, REPACK_FILL
  * to a chunk, which leaves room to grow before a chunk splits.  O(steps),
  * rare (after each, steps must come and go for a long while before the

@@ -10,11 +10,10 @@
  * costs O(chunk + chunks) instead of a walk over every step, inserting a
  * breakpoint is a memmove inside one chunk, and a search for a window of
  * free processors steps over whole chunks that are free enough all
- * through.  On RICC-2010 under conservative backfilling the
- * profile holds 444 breakpoints in 13 chunks on average (over the trims,
- * 2,485 at most; the chunks are packed again when they become sparse, 216
- * times).  The last step extends to infinity and always has every
- * processor free.  Adjacent equal steps are merged within a chunk.
+ * through.  On a long trace under conservative backfilling the profile
+ * holds a few hundred breakpoints in a few chunks (docs/performance.md
+ * has the counts).  The last step extends to infinity and always has
+ * every processor free.  Adjacent equal steps are merged within a chunk.
  */
 #ifndef HSIM_PROFILE_H
 #define HSIM_PROFILE_H

@@ -14,8 +14,8 @@
  * Large blocks.  A replay's big arrays (the trace's records, the jobs, the
  * engine's arrays by job, the outcomes) are written once from end to end,
  * and on a virtual machine the first touch of each 4 KiB page can cost far
- * more than the writes: about 11 us on the development machine, where RICC
- * under FCFS took 42,800 such faults, half of its time.  So a block of
+ * more than the writes (on the development machine, half of the time of a
+ * light replay: docs/performance.md).  So a block of
  * LARGE_BLOCK bytes or more is mapped apart, on a 2 MiB boundary, and
  * advised for transparent huge pages: one fault per 2 MiB where the kernel
  * allows it (THP "always" or "madvise"), else the same 4 KiB faults as

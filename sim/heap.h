@@ -83,8 +83,8 @@ static inline void hsim_event_renew(hsim_event_t *x, const hsim_event_t *e)
 
 /* Inserts e, or replaces the entry of job e->job.  Inline for the common
    case of conservative backfilling, a reservation made a little earlier
-   that still comes after its parent's: the entry changes in place (73.6 of
-   74.8 million on RICC). */
+   that still comes after its parent's: the entry changes in place (nearly
+   every call on a long trace). */
 static inline void hsim_rheap_set(hsim_rheap_t *h, const hsim_event_t *e)
 {
     HSIM_ASSERT(e->job >= 0 && (size_t)e->job < h->n_jobs);
@@ -106,8 +106,9 @@ static inline const hsim_event_t *hsim_rheap_peek(const hsim_rheap_t *h)
 /*
  * Pending reserved starts, as an indexed heap of the near ones and a pool,
  * in no order, of the far ones: every pooled entry is at or after
- * 'horizon'.  Conservative backfilling moves reservations 74 million times
- * on RICC, 53 million of them of jobs far back in the queue: a pooled entry
+ * 'horizon'.  Conservative backfilling moves reservations tens of millions
+ * of times on a long trace, most of them of jobs far back in the queue
+ * (docs/performance.md has RICC-2010's counts): a pooled entry
  * changes in place, with one store, where the heap would compare it with
  * its parent (two loads from anywhere in the heap).  When the heap runs dry
  * of entries before the horizon, the horizon moves on so that the next few

@@ -1,5 +1,5 @@
 /*
- * main.c - the hsim command: hsim [options] FILE.ini...
+ * main.c - the hsim command: hsim [options] FILE.ini..., hsim gen, hsim help.
  *
  * Exit status: 0 on success, 1 when a run failed (or what it printed could
  * not be written), 2 for bad usage or bad input (the message names the file
@@ -13,6 +13,7 @@
 
 #include "../policies/placement.h"
 #include "../policies/registry.h"
+#include "../predictor/predictor.h"
 #include "../workloads/swf.h"
 
 #include <errno.h>
@@ -27,41 +28,67 @@
 
 static void usage(FILE *f)
 {
-    char orders[256], scheds[256], preds[256], places[512];
-    hsim_order_names(orders, sizeof orders);
-    hsim_scheduler_names(scheds, sizeof scheds);
-    hsim_predictor_names(preds, sizeof preds);
-    hsim_placement_names(places, sizeof places);
-    fprintf(f,
-            "usage: hsim [options] FILE.ini...\n"
-            "       hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n"
-            "       hsim describe FILE.ini...\n"
-            "Runs each experiment: replays its workload under each [policy NAME]\n"
-            "and writes <output>/<name>/summary.csv, classes.csv, rejected.csv,\n"
-            "summary.png and <output>/<name>/<policy>/jobs.csv; on a cluster of nodes\n"
-            "also cluster.csv and <policy>/nodes.csv.\n"
-            "hsim gen writes the workload of FILE.ini (a trace after cleaning, or\n"
-            "the jobs of a generator) as SWF, and as CSV with the resources SWF\n"
-            "cannot hold, for other tools (format = csv reads it back).\n"
-            "hsim describe prints what a run of FILE.ini would see (jobs loaded and\n"
-            "rejected, job classes, users, GPU models, node types, offered load)\n"
-            "without running it.\n"
-            "\n"
-            "options:\n"
-            "  -q, --quiet     print no table\n"
-            "  -j, --threads N replay up to N policies of an experiment at once\n"
-            "                  (default 1; the files are the same for any N)\n"
-            "  -h, --help      this help\n"
-            "  -V, --version   the version\n"
-            "\n"
-            "policy keys: queue = %s\n"
-            "             backfill = %s\n"
-            "             backfill_order = %s (default: the queue order)\n"
-            "             estimate = %s\n"
-            "             placement = %s\n"
-            "             spread = pack, spread\n"
-            "exit status: 0 ok, 1 a run failed, 2 bad usage or bad input\n",
-            orders, scheds, orders, preds, places);
+    fputs("usage: hsim [options] FILE.ini...\n"
+          "       hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n"
+          "       hsim help policies\n"
+          "Runs each experiment: replays its workload under each [policy NAME]\n"
+          "and writes <output>/<name>/summary.csv, classes.csv, rejected.csv,\n"
+          "summary.png and <output>/<name>/<policy>/jobs.csv; on a cluster of nodes\n"
+          "also cluster.csv and <policy>/nodes.csv.\n"
+          "hsim gen writes the workload of FILE.ini (a trace after cleaning, or\n"
+          "the jobs of a generator) as SWF, and as CSV with the resources SWF\n"
+          "cannot hold, for other tools.\n"
+          "hsim help policies lists every queue order, scheduler, estimate and\n"
+          "placement policy a [policy NAME] section can name.\n"
+          "\n"
+          "options:\n"
+          "  -q, --quiet     print no table\n"
+          "  -j, --threads N replay up to N policies of an experiment at once\n"
+          "                  (default 1; the files are the same for any N)\n"
+          "  -h, --help      this help\n"
+          "  -V, --version   the version\n"
+          "exit status: 0 ok, 1 a run failed, 2 bad usage or bad input\n"
+          "manual: man hsim, or docs/ in the source tree\n",
+          f);
+}
+
+/* One plug-in's line of hsim help policies. */
+static void plugin_line(const char *name, const char *summary)
+{
+    printf("  %-22s %s\n", name, summary);
+}
+
+/* hsim help [policies]: every plug-in a [policy] section can name, with the
+   summary its descriptor carries, read from the registries themselves, so
+   that the binary and docs/policies.md (which tests/docs.test.sh checks
+   against this list) cannot disagree.  Exit 0, or 2 for an unknown topic. */
+static int help(int argc, char **argv)
+{
+    if (argc == 2) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc != 3 || (strcmp(argv[2], "policies") && strcmp(argv[2], "list"))) {
+        fprintf(stderr, "hsim: help: expected 'hsim help policies', found '%s'\n",
+                argc > 2 ? argv[2] : "");
+        return 2;
+    }
+    puts("queue orders (queue = NAME, backfill_order = NAME):");
+    for (size_t i = 0; hsim_orders[i]; i++)
+        plugin_line(hsim_orders[i]->name, hsim_orders[i]->summary);
+    puts("schedulers (backfill = NAME):");
+    for (size_t i = 0; hsim_schedulers[i]; i++)
+        plugin_line(hsim_schedulers[i]->name, hsim_schedulers[i]->summary);
+    puts("estimates (estimate = NAME):");
+    for (size_t i = 0; hsim_predictors[i]; i++)
+        plugin_line(hsim_predictors[i]->name, hsim_predictors[i]->summary);
+    puts("placements (placement = NAME; a cluster of nodes only):");
+    for (size_t i = 0; hsim_placements[i]; i++)
+        plugin_line(hsim_placements[i]->name, hsim_placements[i]->summary);
+    puts("spreads (spread = NAME; a cluster of nodes only):");
+    plugin_line("pack", "as few nodes as possible: fill each chosen node");
+    plugin_line("spread", "as many nodes as possible: one unit (core or GPU) per node");
+    return 0;
 }
 
 /* The value of -j: 1..HSIM_MAX_THREADS.  0, or -1 after a message. */
@@ -435,6 +462,8 @@ static int cli(int argc, char **argv)
         return gen(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "describe"))
         return describe(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "help"))
+        return help(argc, argv);
     hsim_experiment_options_t opt = {0};
     /* getopt_long(): -j2, -j 2, --threads=2, --threads 2, -qj 2, and options
        after the files too; -- ends them.  Its own messages are off, for

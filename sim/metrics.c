@@ -1,8 +1,8 @@
 /*
  * metrics.c - summary figures of a run, with GSL's means and quantiles.
  * The values are sorted by a radix sort on their bits: glibc's qsort()
- * (a merge sort) took 23% of a whole RICC-2010 replay without
- * backfilling, GSL's gsl_sort() (a heapsort) more.
+ * (a merge sort) and GSL's gsl_sort() (a heapsort) took a large share of a
+ * light replay (docs/performance.md).
  */
 #include "metrics.h"
 

@@ -48,9 +48,9 @@
 #define XML_PREFIX "xml:"
 #define MIB (1024ull * 1024ull)
 /* The most processing units a synthetic description may make.  hwloc builds
-   one in time that grows faster than its size (0.3 s for 4,096 PUs, 1.7 s
-   for 8,192 and 15 s for 16,800 on the development machine), and real nodes
-   have at most a few thousand; a larger node is described by its counts. */
+   one in time that grows faster than its size (docs/performance.md has the
+   times), and real nodes have at most a few thousand; a larger node is
+   described by its counts. */
 #define SYNTHETIC_MAX_PUS 4096
 
 /* What an OS device tells about its card. */

@@ -170,8 +170,8 @@ static void test_summary_bits(void)
 
 /*
  * Four jobs on 4 processors, every figure worked out by hand from the
- * README's definitions (τ = 10 s), so that a definition that changes
- * fails here (test_summary_bits checks the arithmetic against
+ * definitions in docs/outputs.md (τ = 10 s), so that a definition that
+ * changes fails here (test_summary_bits checks the arithmetic against
  * hsim_bsld() itself).  Times in seconds:
  *   J1 user 1, 2 procs: submit 0,  start 0,   end 100  wait 0,  tat 100, bsld 1
  *   J2 user 1, 4 procs: submit 10, start 100, end 102  wait 90, tat 92,

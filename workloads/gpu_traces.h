@@ -33,8 +33,8 @@
  *     max(1, ceil(cpu_milli / 1000)).
  * Files are read through zlib (gzip or plain alike) and split into fields by
  * libcsv, whose buffers go through hsim's allocator.  Reading costs one pass
- * over the bytes, libcsv's per-byte loop first: about 20 ms for the largest
- * of these files (ElasticFlow cluster04, 15,802 rows, 0.8 MB unpacked).
+ * over the bytes, libcsv's per-byte loop first (docs/performance.md has the
+ * time for the largest of these files).
  */
 #ifndef HSIM_GPU_TRACES_H
 #define HSIM_GPU_TRACES_H

@@ -59,7 +59,7 @@ void hsim_swf_trace_free(hsim_swf_trace_t *t);
  * Cleans t's records into w (initialised by the caller) under preset, for a
  * machine of machine_procs processors: every record becomes a job in w->jobs
  * or a rejection in w->rejected.  Sorts the jobs by (submit, line).
- * Returns 0 or HSIM_ENOMEM.  The rules are in the README.
+ * Returns 0 or HSIM_ENOMEM.  The rules are in docs/workloads.md.
  */
 int hsim_swf_clean(const hsim_swf_trace_t *t, hsim_clean_preset_t preset,
                    int32_t machine_procs, hsim_workload_t *w);

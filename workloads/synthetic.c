@@ -180,8 +180,7 @@ int hsim__synth_finish(hsim_workload_t *w, int rc)
     w->n_input = w->n_jobs;
     hsim_strlcpy(w->header.computer, "hsim synthetic cluster", sizeof w->header.computer);
     /* The generators draw arrivals in order, so the sort's first pass finds
-       nothing to do (a sort of the ordered million jobs cost a quarter of
-       the time). */
+       nothing to do (docs/performance.md: what the sort cost before). */
     hsim_workload_sort(w);
     return 0;
 }

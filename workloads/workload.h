@@ -67,7 +67,7 @@ typedef struct hsim_workload {
     size_t names_len, cap_names;
 } hsim_workload_t;
 
-/* Cleaning rules applied to raw SWF jobs (DESIGN.md, README). */
+/* Cleaning rules applied to raw SWF jobs (DESIGN.md, docs/workloads.md). */
 typedef enum hsim_clean_preset {
     HSIM_CLEAN_PYSS,      /* what the golden schedules were made with */
     HSIM_CLEAN_STANDARD,  /* processors from field 8, kill at requested time */
