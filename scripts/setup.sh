@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config zlib1g-dev libgsl-dev libcsv-dev
-          libcairo2-dev libpng-dev libhwloc-dev libcunit1-dev libinih-dev)
+          libcairo2-dev libpng-dev libhwloc-dev libcunit1-dev libinih-dev libxgboost-dev)
 read -r -a extra <<< "${HSIM_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
 missing=()

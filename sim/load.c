@@ -8,6 +8,7 @@
 #include "experiment.h"
 #include "spec.h"
 
+#include "../predictor/trained.h"
 #include "../workloads/gpu_traces.h"
 #include "../workloads/swf.h"
 #include "../workloads/synthetic.h"
@@ -290,13 +291,49 @@ static int probe(const char *path, hsim_err_t *e)
     return 0;
 }
 
+/* The trained predictors' models: each estimate.model is read as its
+   kind reads it, so a missing, foreign or corrupt model is bad input
+   found before anything runs, named with its INI line; a trained
+   predictor with neither a model nor estimate.retrain is too. */
+static int check_models(const hsim_config_t *c, hsim_err_t *e)
+{
+    for (size_t k = 0; k < c->n_policies; k++) {
+        const hsim_policy_config_t *pc = &c->policies[k];
+        if (!pc->predictor->uses_model)
+            continue;
+        const hsim_model_kind_t *kind = hsim_model_kind_find(pc->predictor->name);
+        if (!pc->estimate_model[0]) {
+            if (pc->estimate_retrain)
+                continue;
+            int line = pc->lines[HSIM_POLICY_ESTIMATE] ? pc->lines[HSIM_POLICY_ESTIMATE]
+                                                       : pc->line;
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s:%d: [policy %s] estimate = %s needs a trained model "
+                             "(estimate.model = FILE, which hsim train writes) or training as "
+                             "it goes (estimate.retrain = N)",
+                             c->path, line, pc->name, pc->predictor->name);
+        }
+        void *model = NULL;
+        hsim_err_t why = {{0}};
+        int rc = kind ? kind->load(pc->estimate_model, &model, &why) : HSIM_EINPUT;
+        if (model)
+            kind->free(model);
+        if (rc == HSIM_ENOMEM)
+            return rc;
+        if (rc)
+            return hsim_errf(e, HSIM_EINPUT, "%s:%d: [policy %s] estimate.model: %s", c->path,
+                             pc->lines[HSIM_POLICY_ESTIMATE_MODEL], pc->name, why.msg);
+    }
+    return 0;
+}
+
 int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e)
 {
     const char *files[] = {c->throughputs, c->trace, c->alibaba_nodes}; /* as loaded */
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i][0] && probe(files[i], e))
             return unreadable(c, e);
-    return 0;
+    return check_models(c, e);
 }
 
 /* The workload's jobs, by format, for a machine of 'machine' processors

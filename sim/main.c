@@ -9,6 +9,7 @@
 #include "experiment.h"
 
 #include "describe.h"
+#include "predict_cli.h"
 #include "report.h"
 
 #include "../policies/placement.h"
@@ -464,6 +465,10 @@ static int cli(int argc, char **argv)
         return describe(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "help"))
         return help(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "train"))
+        return hsim_train_main(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "predict-eval"))
+        return hsim_predict_eval_main(argc, argv);
     hsim_experiment_options_t opt = {0};
     /* getopt_long(): -j2, -j 2, --threads=2, --threads 2, -qj 2, and options
        after the files too; -- ends them.  Its own messages are off, for

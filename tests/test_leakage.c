@@ -100,7 +100,7 @@ static int replay(const hsim_workload_t *w, hsim_outcome_t *out)
 {
     hsim_run_config_t c = {.capacity = 64, .order = hsim_order_find("fcfs"),
                            .scheduler = hsim_scheduler_find("easy"), .predictor = &spy,
-                           .predictor_retrain = 50};
+                           .predictor_retrain = 100};
     hsim_err_t e = {{0}};
     n_log = 0;
     int rc = hsim_engine_run(w, &c, out, NULL, &e);
@@ -182,7 +182,7 @@ static void test_no_predictor_reads_the_future(void)
         const hsim_predictor_t *p = hsim_predictors[i];
         if (p->reads_runtime)
             continue; /* the oracle: clairvoyant by definition */
-        for (unsigned long seed = 1; seed <= hsim_test_seeds(3); seed++) {
+        for (unsigned long seed = 1; seed <= hsim_test_seeds(2); seed++) {
             int blind = blind_to_the_future(p, 0, seed);
             if (!blind)
                 fprintf(stderr, "\n%s read the future (seed %lu)\n", p->name, seed);

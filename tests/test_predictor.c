@@ -29,7 +29,7 @@ static void test_user_and_oracle(void)
     CU_ASSERT_EQUAL(u->predict(NULL, &j, 0), 100 * S);
     CU_ASSERT_EQUAL(o->predict(NULL, &j, 0), 30 * S);
     CU_ASSERT_FALSE(u->revises || u->underpredicts || o->revises || o->underpredicts);
-    CU_ASSERT_PTR_NULL(hsim_predictor_find("lstm"));
+    CU_ASSERT_PTR_NULL(hsim_predictor_find("transformer"));
 }
 
 /* The rule worked by hand: the requested time until two jobs of the user

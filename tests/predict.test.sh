@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# predict.test.sh HSIM SHARED WORKDIR
+# The trained predictors through the command: hsim train writes a model of
+# each kind from the first half of KTH-SP2, hsim predict-eval scores every
+# predictor on the second half (table and CSV), an experiment plans EASY
+# with each model (estimate.model) and with one trained as it goes
+# (estimate.retrain), twice with the same files; and what is refused.
+set -uo pipefail
+[[ $# -eq 3 ]] || { echo "usage: predict.test.sh HSIM SHARED WORKDIR" >&2; exit 2; }
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+shared=$(cd "$2" && pwd) || { echo "predict: no shared folder $2" >&2; exit 2; }
+source "$repo/tests/testlib.sh"
+SHOW_ERRORS=1
+test_setup predict "$1" "$3"
+kth=$shared/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz
+
+for m in regression gbdt lstm; do
+  run train --trace "$kth" --model $m --until 0.5 --out kth.$m
+  check "train $m: exits 0" test $rc -eq 0
+  check "train $m: says what it trained on" has_err "$m trained on the first 14233 of 28467 jobs"
+  check "train $m: writes its model" test -s kth.$m
+done
+check "the gbdt model is hsim's format" test "$(head -n 1 kth.gbdt)" == "hsim-gbdt 1"
+# the same data and seed: the same model, byte for byte
+run train --trace "$kth" --model gbdt --until 0.5 --out again.gbdt
+check "train gbdt again: the same file" cmp -s kth.gbdt again.gbdt
+
+run predict-eval --trace "$kth" --from 0.5 --out eval.csv
+check "predict-eval: exits 0" test $rc -eq 0
+check "predict-eval: the CSV's header" \
+  test "$(head -n 1 eval.csv)" == "predictor,jobs,accuracy,mae_s,median_ae_s,under_rate,r2_log,ns_per_prediction"
+check "predict-eval: every predictor but the oracle, on the 14234 later jobs" \
+  test "$(cut -d, -f1,2 eval.csv | tail -n +2 | tr '\n' ' ')" == \
+       "user,14234 last2,14234 regression,14234 gbdt,14234 lstm,14234 "
+# accuracies in (0, 1]; the user's requests never fall short
+check "predict-eval: accuracies between 0 and 1" \
+  awk -F, 'NR > 1 && !($3 > 0 && $3 <= 1) { bad = 1 } END { exit bad }' eval.csv
+check "predict-eval: the requests are no under-estimates" grep -q '^user,14234,[0-9.]*,[0-9.]*,[0-9.]*,0.000000,' eval.csv
+acc() { awk -F, -v p="$1" '$1 == p { print $3 }' eval.csv; }
+check "predict-eval: gbdt is more accurate than the users' requests" \
+  awk -v a="$(acc gbdt)" -v b="$(acc user)" 'BEGIN { exit !(a > b) }'
+check "predict-eval: the table names them too" grep -qE '^gbdt +0\.[0-9]{3} ' out.txt
+
+cat >kth.ini <<EOF
+[experiment]
+name = kth
+output = out
+[workload]
+path = $kth
+[cluster]
+processors = 100
+[policy easy]
+backfill = easy
+[policy easy-regression]
+backfill = easy
+estimate = regression
+estimate.model = kth.regression
+[policy easy-gbdt]
+backfill = easy
+estimate = gbdt
+estimate.model = kth.gbdt
+[policy easy-lstm]
+backfill = easy
+estimate = lstm
+estimate.model = kth.lstm
+[policy easy-gbdt-online]
+backfill = easy
+estimate = gbdt
+estimate.retrain = 5000
+EOF
+run -q kth.ini
+check "EASY with the models: exits 0" test $rc -eq 0
+check "EASY with the models: every policy ran every job" \
+  test "$(awk -F, 'NR > 1 { print $2 }' out/kth/summary.csv | sort -u)" == "28467"
+# second half: average bounded slowdown of the jobs after the 14,233 trained on
+bsld2() { awk -F, 'NR > 1 { n++; if (n > 14233) { s += $9; c++ } } END { printf "%.2f", s / c }' "out/kth/$1/jobs.csv"; }
+check "EASY with gbdt: a lower bounded slowdown than with the requests, on the later half" \
+  awk -v a="$(bsld2 easy-gbdt)" -v b="$(bsld2 easy)" 'BEGIN { exit !(a < b) }'
+echo "     (later half: easy $(bsld2 easy), regression $(bsld2 easy-regression), gbdt $(bsld2 easy-gbdt), lstm $(bsld2 easy-lstm), gbdt online $(bsld2 easy-gbdt-online))"
+check "EASY with predictions: jobs outlived them (expiries)" \
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "expiries") k = i; next } $1 == "easy-gbdt" && $k > 0 { ok = 1 } END { exit !ok }' out/kth/summary.csv
+# again, the two gbdt policies alone: the same schedules
+awk '/^\[policy easy-gbdt/ { on = 1 } /^\[policy/ && !/easy-gbdt/ { on = 0 } NR < 8 || on' kth.ini |
+  sed 's/^name = kth$/name = kth-again/' >again.ini
+run -q again.ini
+check "the same model, the same training: the same schedules" \
+  bash -c 'cmp -s out/kth/easy-gbdt/jobs.csv out/kth-again/easy-gbdt/jobs.csv &&
+           cmp -s out/kth/easy-gbdt-online/jobs.csv out/kth-again/easy-gbdt-online/jobs.csv'
+
+# what is refused
+printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nestimate = user\nestimate.model = kth.gbdt\n' "$kth" >bad1.ini
+run bad1.ini
+check "estimate.model for a predictor without models: exit 2" test $rc -eq 2
+check "estimate.model for a predictor without models: at its line" \
+  has_err "bad1.ini:7: [policy p] estimate.model applies to trained predictors only"
+printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nbackfill = easy\nestimate = gbdt\n' "$kth" >bad2.ini
+run bad2.ini
+check "gbdt without a model or retraining: exit 2" test $rc -eq 2
+check "gbdt without a model or retraining: says what to give, at the line" \
+  has_err "bad2.ini:7: [policy p] estimate = gbdt needs a trained model (estimate.model = FILE"
+printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nbackfill = easy\nestimate = gbdt\nestimate.model = kth.lstm\n' "$kth" >bad3.ini
+run bad3.ini
+check "a model of another kind: exit 2" test $rc -eq 2
+check "a model of another kind: names the INI line and the file" \
+  has_err "bad3.ini:8: [policy p] estimate.model: ./kth.lstm:1: expected 'hsim-gbdt 1'"
+run train --trace "$kth" --model forest --until 0.5 --out x
+check "train an unknown model: exit 2" test $rc -eq 2 -a ! -e x
+run train --trace "$kth" --model gbdt --until 1.5 --out x
+check "train --until 1.5: exit 2" test $rc -eq 2
+check "train --until 1.5: says so" has_err "--until: expected a fraction between 0 and 1, found '1.5'"
+run predict-eval --trace "$kth"
+check "predict-eval without --from: its usage" test $rc -eq 2 && has_err "usage: hsim predict-eval"
+
+test_finish

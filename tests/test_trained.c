@@ -1,0 +1,313 @@
+/*
+ * test_trained.c - the trained predictors' parts: the features of a job
+ * from its user's history (worked by hand), the gradient-boosted trees
+ * (they learn a known function, save and load to the same answers, are
+ * the same for the same seed, refuse a corrupt file at its line), the
+ * regression (exact on a linear target; an asymmetric cost makes fewer
+ * under-estimates), and the predictors built on them (no answer of their
+ * own before a model; one after retraining; no model and no retraining
+ * is an error).
+ */
+#include "harness.h"
+
+#include "predictor/gbdt.h"
+#include "predictor/predictor.h"
+#include "predictor/trained.h"
+#include "workloads/workload.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define S HSIM_SECOND
+
+static hsim_job_t job_of(int64_t id, int32_t user, int64_t submit_s, int64_t est_s, int32_t procs)
+{
+    hsim_job_t j;
+    hsim_job_init(&j);
+    j.id = id;
+    j.user = user;
+    j.submit = submit_s * S;
+    j.estimate = est_s * S;
+    j.procs = procs;
+    return j;
+}
+
+/* ---- features ---- */
+
+static void test_features_by_hand(void)
+{
+    hsim_history_t *h;
+    /* a trace that starts at 1970-01-05 00:00 UTC (a Monday), TimeZone +1 h */
+    CU_ASSERT_EQUAL_FATAL(hsim_history_create(4 * 86400, 3600, &h), 0);
+    hsim_job_t a = job_of(1, 7, 0, 100, 4), b = job_of(2, 7, 10, 200, 4),
+               c = job_of(3, 7, 7200, 100, 4);
+    double x[HSIM_FEATURES];
+    hsim_history_features(h, &c, x);
+    CU_ASSERT_DOUBLE_EQUAL(x[0], log1p(100), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[1], log1p(4), 1e-12);
+    CU_ASSERT_EQUAL(x[3], 7);
+    CU_ASSERT_DOUBLE_EQUAL(x[9], 3.0, 1e-12);  /* 02:00 UTC is 03:00 local */
+    CU_ASSERT_DOUBLE_EQUAL(x[10], 1.0, 1e-12); /* Monday */
+    CU_ASSERT_EQUAL(x[11], -1);                /* no history yet */
+    CU_ASSERT_EQUAL(x[16], 0);
+    CU_ASSERT_EQUAL(x[18], x[0]);              /* the baseline: the request */
+    CU_ASSERT_EQUAL(x[21], -1);
+    CU_ASSERT_EQUAL(hsim_history_started(h, &a), 0);
+    CU_ASSERT_EQUAL(hsim_history_started(h, &b), 0);
+    hsim_history_features(h, &c, x);
+    CU_ASSERT_EQUAL(x[16], 2); /* two running */
+    CU_ASSERT_DOUBLE_EQUAL(x[20], log1p(7190), 1e-12); /* since b's submission */
+    CU_ASSERT_EQUAL(hsim_history_finished(h, &a, 50 * S), 0);
+    CU_ASSERT_EQUAL(hsim_history_finished(h, &b, 150 * S), 0);
+    hsim_history_features(h, &c, x);
+    CU_ASSERT_EQUAL(x[16], 0);
+    CU_ASSERT_DOUBLE_EQUAL(x[11], log1p(150), 1e-12); /* the last, b */
+    CU_ASSERT_DOUBLE_EQUAL(x[12], log1p(50), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[13], (log1p(150) + log1p(50)) / 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[14], 0.75, 1e-12);       /* 150 of 200 */
+    CU_ASSERT_DOUBLE_EQUAL(x[15], (0.5 + 0.75) / 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[17], log1p(2), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[18], (log1p(150) + log1p(50)) / 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[19], log1p(150) - log1p(50), 1e-12);
+    CU_ASSERT_EQUAL(x[21], 0); /* b asked 200 s, c 100 s */
+    /* another user sees none of it */
+    hsim_job_t d = job_of(4, 8, 7200, 100, 4);
+    hsim_history_features(h, &d, x);
+    CU_ASSERT_EQUAL(x[11], -1);
+    CU_ASSERT_EQUAL(x[16], 0);
+    /* the sequence: padding, then a and b, then c itself */
+    double q[HSIM_SEQ_STEPS * HSIM_SEQ_IN];
+    hsim_history_sequence(h, &c, q);
+    CU_ASSERT_EQUAL(q[0], 0);
+    const double *sa = q + (HSIM_SEQ_STEPS - 3) * HSIM_SEQ_IN;
+    const double *sb = q + (HSIM_SEQ_STEPS - 2) * HSIM_SEQ_IN;
+    const double *sc = q + (HSIM_SEQ_STEPS - 1) * HSIM_SEQ_IN;
+    CU_ASSERT_EQUAL(sa[0], 1);
+    CU_ASSERT_DOUBLE_EQUAL(sa[1], log1p(50), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sb[1], log1p(150), 1e-12);
+    CU_ASSERT_EQUAL(sc[1], 0); /* its runtime is what is asked */
+    CU_ASSERT_EQUAL(sc[7], 1);
+    hsim_history_free(h);
+}
+
+/* ---- gradient-boosted trees ---- */
+
+#define N 3000
+#define NF 4
+
+static void synthetic(double *X, double *y, unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    for (size_t i = 0; i < N; i++) {
+        double *x = X + i * NF;
+        for (size_t k = 0; k < NF; k++)
+            x[k] = gsl_rng_uniform(r) * 10;
+        y[i] = (x[0] < 5 ? 2 : 7) + 0.5 * x[1] + (x[2] > 8 ? 3 : 0); /* x[3]: noise input */
+    }
+    gsl_rng_free(r);
+}
+
+static double rmse(const hsim_gbdt_t *m, const double *X, const double *y)
+{
+    double s = 0;
+    for (size_t i = 0; i < N; i++) {
+        double d = hsim_gbdt_eval(m, X + i * NF) - y[i];
+        s += d * d;
+    }
+    return sqrt(s / N);
+}
+
+static void test_gbdt_learns(void)
+{
+    double *X = malloc(N * NF * sizeof *X), *y = malloc(N * sizeof *y);
+    double *Xt = malloc(N * NF * sizeof *Xt), *yt = malloc(N * sizeof *yt);
+    synthetic(X, y, 1);
+    synthetic(Xt, yt, 2);
+    hsim_gbdt_params_t p = hsim_gbdt_defaults();
+    hsim_gbdt_t *m = NULL, *again = NULL;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_gbdt_train(X, y, N, NF, &p, &m, &e), 0);
+    double spread = 0, mean = 0;
+    for (size_t i = 0; i < N; i++)
+        mean += yt[i] / N;
+    for (size_t i = 0; i < N; i++)
+        spread += (yt[i] - mean) * (yt[i] - mean) / N;
+    double err = rmse(m, Xt, yt);
+    CU_ASSERT(err < 0.1 * sqrt(spread)); /* held-out samples */
+    /* the same seed: the same trees */
+    CU_ASSERT_EQUAL_FATAL(hsim_gbdt_train(X, y, N, NF, &p, &again, &e), 0);
+    int same = 1;
+    for (size_t i = 0; i < N; i++)
+        same &= hsim_gbdt_eval(m, Xt + i * NF) == hsim_gbdt_eval(again, Xt + i * NF);
+    CU_ASSERT_TRUE(same);
+    hsim_gbdt_free(again);
+    /* saved and loaded: the same answers, to the bit */
+    char *dir = hsim_test_tmpdir("gbdt"), path[512];
+    snprintf(path, sizeof path, "%s/m.gbdt", dir);
+    CU_ASSERT_EQUAL_FATAL(hsim_gbdt_save(m, path, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_gbdt_load(path, &again, &e), 0);
+    same = 1;
+    for (size_t i = 0; i < N; i++)
+        same &= hsim_gbdt_eval(m, Xt + i * NF) == hsim_gbdt_eval(again, Xt + i * NF);
+    CU_ASSERT_TRUE(same);
+    hsim_gbdt_free(again);
+    /* Welsch's loss: on a target that is one value for 80% of the samples
+       and far off for the rest, the trees answer the common value where
+       squared error answers near the mean (the answers start from 0: the
+       loss is for residuals, near 0) */
+    for (size_t i = 0; i < N; i++)
+        y[i] = i % 5 ? 0.3 : 10.0;
+    hsim_gbdt_t *sq = NULL, *rb = NULL;
+    p.robust = 0;
+    CU_ASSERT_EQUAL_FATAL(hsim_gbdt_train(X, y, N, NF, &p, &sq, &e), 0);
+    p.robust = 0.5;
+    CU_ASSERT_EQUAL_FATAL(hsim_gbdt_train(X, y, N, NF, &p, &rb, &e), 0);
+    double avg_rb = 0, avg_sq = 0; /* over held-out inputs: nothing to tell them apart */
+    for (size_t i = 0; i < N; i++) {
+        avg_rb += hsim_gbdt_eval(rb, Xt + i * NF) / N;
+        avg_sq += hsim_gbdt_eval(sq, Xt + i * NF) / N;
+    }
+    CU_ASSERT(fabs(avg_rb - 0.3) < 0.2);
+    CU_ASSERT(fabs(avg_sq - (0.8 * 0.3 + 0.2 * 10)) < 0.3);
+    hsim_gbdt_free(sq);
+    hsim_gbdt_free(rb);
+    hsim_gbdt_free(m);
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+    free(X), free(y), free(Xt), free(yt);
+}
+
+static void expect_bad_model(const char *dir, const char *text, const char *line_msg)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.gbdt", dir);
+    hsim_test_write_file(path, text);
+    hsim_gbdt_t *m = NULL;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_gbdt_load(path, &m, &e), HSIM_EINPUT);
+    CU_ASSERT_PTR_NULL(m);
+    if (!strstr(e.msg, line_msg))
+        fprintf(stderr, "\ngot: %s\nwanted: %s\n", e.msg, line_msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, line_msg));
+    unlink(path);
+}
+
+static void test_gbdt_bad_files(void)
+{
+    char *dir = hsim_test_tmpdir("gbdt-bad");
+    expect_bad_model(dir, "hsim-regression 1\n", "bad.gbdt:1: expected 'hsim-gbdt 1'");
+    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 0\n", "bad.gbdt:2: expected 'features N'");
+    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase nan\n", "bad.gbdt:3:");
+    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 3\n0\nS 0 1 1 2 2\nL 1\n",
+                     "bad.gbdt:9: expected a node"); /* cut short */
+    /* a child before its parent: a loop */
+    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 3\n0\nS 0 1 1 2 2\nS 1 1 1 0 0\nL 1\n",
+                     "bad.gbdt:8: expected a node");
+    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 1\n0\nS 5 1 0 0 0\n",
+                     "bad.gbdt:7:"); /* feature 5 of 2 */
+    hsim_gbdt_t *m = NULL;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_gbdt_load("/nonexistent/m.gbdt", &m, &e), HSIM_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/nonexistent/m.gbdt: cannot open"));
+    rmdir(dir);
+    free(dir);
+}
+
+/* ---- regression ---- */
+
+static void test_regression(void)
+{
+    const hsim_model_kind_t *k = hsim_model_kind_find("regression");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    enum { M = 2000 };
+    double *X = calloc(M * HSIM_FEATURES, sizeof *X), *y = malloc(M * sizeof *y);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    for (size_t i = 0; i < M; i++) {
+        double *x = X + i * HSIM_FEATURES;
+        x[0] = gsl_rng_uniform(r) * 10;
+        x[1] = gsl_rng_uniform(r) * 5;
+        x[11] = gsl_rng_uniform(r) * 8;
+        y[i] = 1 + 0.5 * x[0] - 0.3 * x[1] + 0.7 * x[11];
+    }
+    void *m = NULL;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(k->train(X, y, M, 1, 1, &m, &e), 0);
+    double worst = 0;
+    for (size_t i = 0; i < M; i++) {
+        double d = fabs(k->eval(m, X + i * HSIM_FEATURES) - y[i]);
+        worst = d > worst ? d : worst;
+    }
+    CU_ASSERT(worst < 0.01); /* a linear target, fitted with a small ridge */
+    k->free(m);
+    /* noise: weighing under-estimates 5 times makes fewer of them */
+    for (size_t i = 0; i < M; i++)
+        y[i] += gsl_ran_gaussian_ziggurat(r, 1.0);
+    size_t under[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        CU_ASSERT_EQUAL_FATAL(k->train(X, y, M, w ? 5 : 1, 1, &m, &e), 0);
+        for (size_t i = 0; i < M; i++)
+            under[w] += k->eval(m, X + i * HSIM_FEATURES) < y[i];
+        k->free(m);
+    }
+    CU_ASSERT(under[0] > M / 3 && under[0] < 2 * M / 3);
+    /* (weight 5: an expectile near 0.83, some 0.6 sigma up: about 27%) */
+    if (!(under[1] < under[0] * 7 / 10))
+        fprintf(stderr, "\nunder-estimates: %zu at weight 1, %zu at weight 5\n", under[0], under[1]);
+    CU_ASSERT(under[1] < under[0] * 7 / 10);
+    gsl_rng_free(r);
+    free(X);
+    free(y);
+}
+
+/* ---- the predictors ---- */
+
+static void test_predictors_train_as_they_go(void)
+{
+    for (int g = 0; g < 2; g++) {
+        const hsim_predictor_t *p = hsim_predictor_find(g ? "gbdt" : "regression");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_TRUE(p->uses_model && !p->revises && p->underpredicts && !p->reads_runtime);
+        hsim_err_t e = {{0}};
+        void *st = NULL;
+        /* neither a model nor training: an error that says what to give */
+        hsim_predictor_ctx_t none = {.n_jobs = 10, .unix_start = HSIM_HEADER_ABSENT,
+                                     .time_zone = HSIM_HEADER_ABSENT, .model = "", .e = &e};
+        CU_ASSERT_EQUAL(p->create(&none, &st), HSIM_EINPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "estimate.model = FILE"));
+        hsim_predictor_ctx_t ctx = none;
+        ctx.retrain = 40;
+        CU_ASSERT_EQUAL_FATAL(p->create(&ctx, &st), 0);
+        /* user u's jobs run 100 * (u + 1) s and ask for 10,000 s */
+        int before = 1, after = 1;
+        for (int i = 0; i < 120; i++) {
+            hsim_job_t j = job_of(i + 1, i % 4, i * 10, 10000, 1 + i % 4);
+            hsim_time_t guess = p->predict(st, &j, j.submit);
+            if (i < 40)
+                before &= guess == j.estimate; /* nothing learnt yet */
+            else if (i >= 60)
+                after &= fabs((double)guess / S - 100.0 * (i % 4 + 1)) < 0.2 * 100 * (i % 4 + 1);
+            CU_ASSERT_EQUAL(p->started(st, &j, j.submit), 0);
+            CU_ASSERT_EQUAL(p->learn(st, &j, (hsim_time_t)(100 * (i % 4 + 1)) * S, j.submit), 0);
+        }
+        CU_ASSERT_TRUE(before);
+        CU_ASSERT_TRUE(after);
+        p->destroy(st);
+    }
+}
+
+void hsim_test_register(void)
+{
+    CU_pSuite s = hsim_test_suite("trained");
+    HSIM_TEST(s, test_features_by_hand);
+    HSIM_TEST(s, test_gbdt_learns);
+    HSIM_TEST(s, test_gbdt_bad_files);
+    HSIM_TEST(s, test_regression);
+    HSIM_TEST(s, test_predictors_train_as_they_go);
+}
