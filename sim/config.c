@@ -43,6 +43,11 @@ enum {
     WL_FPGA_SHARE,
     WL_CLASS_BY,
     WL_MAX_JOB_CORES,
+    WL_DEPENDENCIES, /* dependencies and workflows (workloads/deps.h) */
+    WL_DEPENDENCIES_FROM_SWF,
+    WL_WORKFLOW,
+    WL_WORKFLOW_WIDTH,
+    WL_WORKFLOW_DEPTH,
     WL_KEYS
 };
 enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
@@ -58,7 +63,12 @@ static const char *const wl_keys[WL_KEYS] = {
     [WL_SCIENTIFIC] = "scientific",     [WL_DL] = "dl",
     [WL_BIGDATA] = "bigdata",           [WL_GPU_SHARE] = "gpu_share",
     [WL_GPUS_PER_JOB] = "gpus_per_job", [WL_FPGA_SHARE] = "fpga_share",
-    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores"};
+    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores",
+    [WL_DEPENDENCIES] = "dependencies",
+    [WL_DEPENDENCIES_FROM_SWF] = "dependencies_from_swf",
+    [WL_WORKFLOW] = "workflow",         [WL_WORKFLOW_WIDTH] = "workflow_width",
+    [WL_WORKFLOW_DEPTH] = "workflow_depth",
+};
 #define KEY_BIT(k) (1u << (k))
 
 typedef struct parse {
@@ -515,7 +525,9 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
-                       "gpus_per_job, fpga_share, class_by or max_job_cores", key);
+                       "gpus_per_job, fpga_share, class_by, max_job_cores, dependencies, "
+                       "dependencies_from_swf, workflow, workflow_width or workflow_depth",
+                   key);
     if (!first_time(p, &p->seen_wl, p->wl_lines, k, key))
         return 0;
     double x;
@@ -562,6 +574,22 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
             return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
         c->max_job_cores_line = p->line;
+        return 1;
+    case WL_DEPENDENCIES:
+        return resolve_path(p, key, v, "a file", c->dependencies, sizeof c->dependencies,
+                            &c->dependencies_line, &c->dependencies_relative);
+    case WL_DEPENDENCIES_FROM_SWF:
+        if (parse_bool(v, &c->dependencies_from_swf))
+            return fail(p, "dependencies_from_swf: expected true or false, found '%s'", v);
+        return 1;
+    case WL_WORKFLOW:
+        if (hsim_workflow_shape_parse(v, &c->workflow))
+            return fail(p, "workflow '%s': expected one of none, chain, fork-join, dag", v);
+        return 1;
+    case WL_WORKFLOW_WIDTH: case WL_WORKFLOW_DEPTH:
+        if (parse_int(v, 1, 100000, k == WL_WORKFLOW_WIDTH ? &c->workflow_width
+                                                          : &c->workflow_depth))
+            return fail(p, "%s: expected an integer in 1..100000, found '%s'", key, v);
         return 1;
     default: /* WL_CLASS_BY */
         if (!strcmp(v, "none"))
@@ -879,6 +907,9 @@ static void set_defaults(hsim_config_t *c, const char *path)
     c->share[1] = 0.3;
     c->share[2] = 0.2;
     c->gpus_per_job = 1;
+    c->dependencies_from_swf = 1;
+    c->workflow_width = 4;
+    c->workflow_depth = 4;
 }
 
 /* The [workload] keys that only some formats read; the others are read by
@@ -903,6 +934,10 @@ static const struct {
     {WL_FPGA_SHARE, "swf", 1},
     {WL_CLASS_BY, "swf", 1},
     {WL_MAX_JOB_CORES, "mix", 0},
+    {WL_DEPENDENCIES_FROM_SWF, "swf, csv", 0},
+    {WL_WORKFLOW, "lublin, dl, mix", 0},
+    {WL_WORKFLOW_WIDTH, "lublin, dl, mix", 0},
+    {WL_WORKFLOW_DEPTH, "lublin, dl, mix", 0},
 };
 
 /* Is format one of the list "a, b, c"? */

@@ -9,6 +9,7 @@
 #define HSIM_CONFIG_H
 
 #include "engine.h"
+#include "../workloads/deps.h"
 
 #define HSIM_MAX_POLICIES 64
 #define HSIM_NAME_MAX 64
@@ -116,6 +117,15 @@ typedef struct hsim_config {
     int32_t gpus_per_job;            /* [workload] gpus_per_job (default 1) */
     double fpga_share;               /* [workload] fpga_share: SWF jobs given an FPGA */
     hsim_class_by_t class_by;        /* [workload] class_by */
+    char dependencies[HSIM_PATH_MAX]; /* [workload] dependencies: CSV of
+                                        edges, resolved; "" for none */
+    int dependencies_line;           /* where it was given... */
+    int dependencies_relative;       /* ...and whether relative */
+    int dependencies_from_swf;       /* [workload] dependencies_from_swf
+                                        (default on): SWF fields 17, 18 */
+    hsim_workflow_shape_t workflow;  /* [workload] workflow (generators) */
+    int32_t workflow_width;          /* [workload] workflow_width (4) */
+    int32_t workflow_depth;          /* [workload] workflow_depth (4) */
     int32_t processors;              /* [cluster] processors (0 = header) */
     char alibaba_nodes[HSIM_PATH_MAX]; /* [cluster] alibaba_nodes: node types
                                         from the Alibaba 2023 node list, resolved */

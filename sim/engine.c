@@ -28,6 +28,7 @@
 
 #include "heap.h"
 #include "../policies/place_common.h"
+#include "../workloads/deps.h"
 #include "planner.h"
 
 #include <math.h>
@@ -103,6 +104,10 @@ typedef struct run {
                                   made with reserve_on() (NULL until one) */
     hsim_time_t *resv_at;      /* by job index, beside it: the reserved
                                   start, -1 when none */
+    /* With dependencies (w->deps != NULL): */
+    int32_t *parents_left;     /* by job index: parents not ended yet */
+    hsim_time_t *ready_at;     /* by job index: the earliest submission its
+                                  ended parents allow */
 } run_t;
 
 enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
@@ -369,6 +374,7 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
 }
 
 static void release_job(run_t *r, int32_t job);
+static int release_children(run_t *r, int32_t job);
 
 /* Releases the jobs of heap r->ends at or below slot i that end by now,
    as ending_by() counts them (see settle_ending()). */
@@ -816,6 +822,11 @@ static int finish_job(run_t *r, int32_t job)
     r->state[job] = JOB_DONE;
     if (r->has_cluster)
         release_job(r, job);
+    if (r->parents_left) {
+        int rc = release_children(r, job);
+        if (rc)
+            return rc;
+    }
     /* the scheduler planned with the unscaled estimate */
     hsim_time_t est_end = start + vj->estimate;
     refresh_view(r);
@@ -965,6 +976,57 @@ static int setup_users(run_t *r)
     return 0;
 }
 
+/* Dependencies: each job's count of parents to wait for, and the
+   earliest submission they allow so far.  0 or HSIM_ENOMEM. */
+static int setup_deps(run_t *r)
+{
+    const hsim_deps_t *d = r->w->deps;
+    size_t n = r->n_jobs;
+    HSIM_ASSERT(d->n_jobs == n);
+    r->parents_left = hsim_malloc((n ? n : 1) * sizeof *r->parents_left);
+    r->ready_at = hsim_malloc((n ? n : 1) * sizeof *r->ready_at);
+    if (!r->parents_left || !r->ready_at)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        r->parents_left[i] = d->n_parents[i];
+        /* an SWF predecessor alone sets the submission (think time after
+           its end); other edges only hold the job past its own submit */
+        r->ready_at[i] = d->feedback[i] ? 0 : r->w->jobs[i].submit;
+    }
+    return 0;
+}
+
+/* Job has ended: each child that waited for it alone is submitted think
+   seconds later at the earliest (an event on the heap).  0 or
+   HSIM_ENOMEM.  O(children). */
+static int release_children(run_t *r, int32_t job)
+{
+    const hsim_deps_t *d = r->w->deps;
+    for (size_t k = d->child_first[job]; k < d->child_first[job + 1]; k++) {
+        int32_t c = d->child[k];
+        hsim_time_t at = r->now + d->think[k];
+        if (at > r->ready_at[c])
+            r->ready_at[c] = at;
+        HSIM_ASSERT(r->parents_left[c] > 0);
+        if (--r->parents_left[c] == 0) {
+            if (r->ready_at[c] > HSIM_HORIZON)
+                return past_horizon(r, c, "submission");
+            int rc = push_event(r, r->ready_at[c], HSIM_EV_SUBMIT, c);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* A job whose parents have all ended is submitted now. */
+static int submit_dependent(run_t *r, int32_t job)
+{
+    r->out[job].submit_shift = r->now - r->w->jobs[job].submit;
+    r->vjobs[job].submit = r->now;
+    return submit_job(r, job);
+}
+
 static int setup(run_t *r)
 {
     size_t n = r->n_jobs = r->w->n_jobs;
@@ -1008,6 +1070,8 @@ static int setup(run_t *r)
         if (r->stats.held)
             r->stats.held[i] = (hsim_held_t){.ranges = -1};
     }
+    if (r->w->deps && setup_deps(r))
+        return HSIM_ENOMEM;
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
     r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve,
@@ -1044,6 +1108,8 @@ static void teardown(run_t *r)
         hsim_planner_destroy(r->planner);
         hsim_cluster_free(&r->cluster);
     }
+    hsim_free(r->parents_left);
+    hsim_free(r->ready_at);
     hsim_free(r->allocs);
     hsim_free(r->resv_alloc);
     hsim_free(r->resv_at);
@@ -1112,7 +1178,7 @@ static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, enum event
 {
     const hsim_event_t *best = NULL;
     hsim_event_t sub;
-    if (next_submit < r->w->n_jobs) {
+    if (next_submit < r->w->n_jobs) { /* (never a job that waits for parents) */
         sub = (hsim_event_t){.time = r->w->jobs[next_submit].submit, .seq = -1,
                              .job = (int32_t)next_submit, .kind = HSIM_EV_SUBMIT};
         best = &sub;
@@ -1139,7 +1205,12 @@ static int loop(run_t *r)
     size_t next_submit = 0;
     hsim_event_t ev;
     enum event_source source;
-    while (next_event(r, next_submit, &ev, &source)) {
+    for (;;) {
+        if (r->parents_left) /* those are submitted when their parents end */
+            while (next_submit < r->n_jobs && r->w->deps->n_parents[next_submit] > 0)
+                next_submit++;
+        if (!next_event(r, next_submit, &ev, &source))
+            break;
         int rc;
         r->stats.events++;
         r->now = ev.time;
@@ -1149,7 +1220,9 @@ static int loop(run_t *r)
         } else if (source == FROM_HEAP) {
             hsim_heap_pop(&r->heap, &ev);
             refresh_view(r);
-            rc = ev.kind == HSIM_EV_EXPIRY ? expire_job(r, ev.job) : finish_job(r, ev.job);
+            rc = ev.kind == HSIM_EV_EXPIRY   ? expire_job(r, ev.job)
+                 : ev.kind == HSIM_EV_SUBMIT ? submit_dependent(r, ev.job)
+                                             : finish_job(r, ev.job);
         } else {
             hsim_reserved_remove(&r->reservations, ev.job);
             if (r->resv_at)

@@ -29,7 +29,16 @@ typedef struct hsim_outcome {
                            processor pool */
     int32_t nodes;      /* nodes it ran on, 0 on a processor pool */
     float speed;        /* speed of its allocation (1 = reference) */
+    hsim_time_t submit_shift; /* when it was submitted minus its trace
+                           submit: 0 unless it waited for parents (deps.h);
+                           see hsim_outcome_submit() */
 } hsim_outcome_t;
+
+/* When job j, whose outcome is o, was submitted (entered the queue). */
+static inline hsim_time_t hsim_outcome_submit(const hsim_job_t *j, const hsim_outcome_t *o)
+{
+    return j->submit + o->submit_shift;
+}
 
 /* On a cluster of nodes, what one job held (all 0 when it never ran).
    Apart from hsim_outcome_t, which a pool's replay keeps small. */

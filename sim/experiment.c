@@ -5,6 +5,7 @@
 
 #include "report.h"
 #include "spec.h"
+#include "workflows.h"
 #include "../plots/chart.h"
 #include "../workloads/swf.h"
 
@@ -22,6 +23,8 @@ typedef struct experiment {
     int has_cluster;
     hsim_report_t summary;        /* summary.csv */
     hsim_report_t classes;        /* classes.csv */
+    hsim_report_t workflows;      /* workflows.csv, when jobs depend on
+                                     others (f NULL otherwise) */
     double (*fig)[HSIM_MAX_POLICIES]; /* [FIG_*][policy]: the chart's figures */
     size_t n_done;                /* policies run so far */
 } experiment_t;
@@ -125,8 +128,8 @@ static void write_classes(const experiment_t *x, const char *policy, const hsim_
             const hsim_outcome_t *o = &out[i];
             if (w->jobs[i].job_class != (int32_t)k || o->start < 0)
                 continue;
-            jct += (double)(o->end - w->jobs[i].submit) / HSIM_SECOND;
-            wait += (double)(o->start - w->jobs[i].submit) / HSIM_SECOND;
+            jct += (double)(o->end - hsim_outcome_submit(&w->jobs[i], o)) / HSIM_SECOND;
+            wait += (double)(o->start - hsim_outcome_submit(&w->jobs[i], o)) / HSIM_SECOND;
             n++;
         }
         fprintf(x->classes.f, "%s,", policy);
@@ -325,6 +328,8 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         x->n_done++;
         fprintf(x->summary.f, ",%llu\n", (unsigned long long)r->st.expiries);
         write_classes(x, pc->name, r->out);
+        if (x->workflows.f)
+            rc = hsim_workflows_write(x->workflows.f, pc->name, &x->w, r->out);
     }
     return rc;
 }
@@ -386,6 +391,8 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
                                                          : (int32_t)x->cluster.total_cores;
     }
+    if ((rc = hsim_experiment_dependencies(c, &x->w, e)))
+        return rc;
     if ((rc = hsim_experiment_check_meaning(c, &x->w, stderr, e)))
         return rc;
     x->fig = hsim_calloc(FIGS, sizeof *x->fig);
@@ -411,6 +418,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     snprintf(dir, sizeof dir, "%s/%s", c->output, c->name);
     snprintf(spath, sizeof spath, "%s/summary.csv", dir);
     snprintf(cpath, sizeof cpath, "%s/classes.csv", dir);
+    char wpath[HSIM_PATH_MAX * 2 + 16]; /* the report keeps it until closed */
+    snprintf(wpath, sizeof wpath, "%s/workflows.csv", dir);
     int rc = prepare(&x, e);
     if (rc == 0)
         rc = hsim_mkdirs(dir, e);
@@ -428,6 +437,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         rc = hsim_report_open(&x.summary, spath, NULL, e);
     if (rc == 0)
         rc = hsim_report_open(&x.classes, cpath, "policy,class,jobs,avg_jct,avg_wait\n", e);
+    if (rc == 0 && x.w.deps && x.w.deps->n_workflows)
+        rc = hsim_report_open(&x.workflows, wpath, HSIM_WORKFLOWS_HEADER, e);
     if (rc == 0) {
         summary_header(&x);
         if (!o->quiet) {
@@ -452,10 +463,14 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     if (rc) {
         hsim_report_discard(&x.summary);
         hsim_report_discard(&x.classes);
+        hsim_report_discard(&x.workflows);
     } else {
         hsim_err_t later = {{0}};
         rc = hsim_report_close(&x.summary, e);
         int rc3 = hsim_report_close(&x.classes, rc ? &later : e);
+        if (!rc)
+            rc = rc3;
+        rc3 = hsim_report_close(&x.workflows, rc ? &later : e);
         if (!rc)
             rc = rc3;
     }

@@ -137,7 +137,8 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         char *p = row;
         p = put_int(p, j->id);
         *p++ = ',';
-        p = put_time(p, j->submit);
+        hsim_time_t submit = hsim_outcome_submit(j, o);
+        p = put_time(p, submit);
         *p++ = ',';
         p = put_time(p, o->start);
         *p++ = ',';
@@ -145,13 +146,13 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         *p++ = ',';
         p = put_int(p, j->procs);
         *p++ = ',';
-        p = put_time(p, o->start - j->submit);
+        p = put_time(p, o->start - submit);
         *p++ = ',';
         p = put_time(p, o->end - o->start);
         *p++ = ',';
         p = put_time(p, j->estimate);
         *p++ = ',';
-        p = put_fixed4(p, hsim_bsld(j->submit, o->start, o->end));
+        p = put_fixed4(p, hsim_bsld(submit, o->start, o->end));
         *p++ = ',';
         p = put_int(p, j->user);
         const char *state = o->fate == HSIM_FATE_KILLED ? ",killed" : ",ran";
