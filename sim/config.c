@@ -81,6 +81,7 @@ typedef struct parse {
     hsim_policy_config_t *policy; /* current [policy X], or NULL */
     hsim_nodes_config_t *nodes;   /* current [nodes X], or NULL */
     hsim_class_config_t *cls;     /* current [class X], or NULL */
+    hsim_failures_config_t *fails; /* current [failures X], or NULL */
     char section[128];         /* current section header text */
     unsigned seen_exp, seen_wl, seen_cl; /* keys given, per section */
     int wl_line;               /* line of [workload], 0 if none */
@@ -228,6 +229,31 @@ static void open_class(parse_t *p, const char *name)
     p->cls = cc;
 }
 
+static void open_failures(parse_t *p, const char *name)
+{
+    name = skip_blanks(name);
+    hsim_config_t *c = p->c;
+    if (length_refused(p, "failures name", name, ""))
+        return;
+    for (size_t i = 0; i < c->n_failures; i++)
+        if (!strcmp(c->failures[i].name, name)) {
+            fail(p, "failures '%s' is defined twice (first at line %d)", name,
+                 c->failures[i].line);
+            return;
+        }
+    if (c->n_failures == HSIM_MAX_FAILURE_MODELS) {
+        fail(p, "too many [failures] sections (at most %d)", HSIM_MAX_FAILURE_MODELS);
+        return;
+    }
+    hsim_failures_config_t *fc = &c->failures[c->n_failures++];
+    memset(fc, 0, sizeof *fc);
+    hsim_strlcpy(fc->name, name, sizeof fc->name);
+    fc->line = p->line;
+    fc->dist = HSIM_FAIL_EXPONENTIAL;
+    fc->shape = 0.7;
+    p->fails = fc;
+}
+
 /* A section header line: checks it and opens the section. */
 static void open_section(parse_t *p, const char *line)
 {
@@ -253,6 +279,11 @@ static void open_section(parse_t *p, const char *line)
     p->policy = NULL;
     p->nodes = NULL;
     p->cls = NULL;
+    p->fails = NULL;
+    if (!strncmp(name, "failures", 8) && (name[8] == ' ' || name[8] == '\t')) {
+        open_failures(p, name + 9);
+        return;
+    }
     if (!strncmp(name, "nodes", 5) && (name[5] == ' ' || name[5] == '\t')) {
         open_nodes(p, name + 6);
         return;
@@ -297,7 +328,7 @@ static void open_section(parse_t *p, const char *line)
         return;
     }
     fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster], "
-            "[nodes NAME], [class NAME] or [policy NAME]", name);
+            "[nodes NAME], [class NAME], [failures NAME] or [policy NAME]", name);
 }
 
 static char *next_line(char *str, int num, void *stream)
@@ -714,9 +745,27 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             pc->spread = HSIM_SPREAD;
         else
             return fail(p, "spread '%s': expected pack or spread", v);
+    } else if (!strcmp(key, "failures")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_FAILURES, key))
+            return 0;
+        if (length_refused(p, "failures name", v, ""))
+            return 0;
+        hsim_strlcpy(pc->failures_name, v, sizeof pc->failures_name);
+    } else if (!strcmp(key, "on_failure")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ON_FAILURE, key))
+            return 0;
+        if (hsim_on_failure_parse(v, &pc->on_failure))
+            return fail(p, "on_failure '%s': expected requeue or checkpoint", v);
+    } else if (!strcmp(key, "restart_cost")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_RESTART_COST, key))
+            return 0;
+        if (parse_double(v, &pc->restart_cost_s) ||
+            !(pc->restart_cost_s >= 0 && pc->restart_cost_s <= 1e9))
+            return fail(p, "restart_cost: expected seconds in [0, 1e9], found '%s'", v);
     } else {
         return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
-                       "backfill_order, estimate, placement or spread", key, pc->name);
+                       "backfill_order, estimate, placement, spread, failures, on_failure "
+                       "or restart_cost", key, pc->name);
     }
     return 1;
 }
@@ -853,6 +902,46 @@ static int class_key(parse_t *p, const char *key, const char *v)
     return 1;
 }
 
+static int failures_key(parse_t *p, const char *key, const char *v)
+{
+    static const char *const keys[HSIM_FAILURES_KEYS] = {
+        "mtbf", "mttr", "distribution", "weibull_shape", "trace", "nodes"};
+    hsim_failures_config_t *fc = p->fails;
+    int k = 0;
+    while (k < HSIM_FAILURES_KEYS && strcmp(keys[k], key))
+        k++;
+    if (k == HSIM_FAILURES_KEYS)
+        return fail(p, "unknown key '%s' in [failures %s]: expected mtbf, mttr, distribution, "
+                       "weibull_shape, trace or nodes", key, fc->name);
+    if (!first_time(p, &fc->seen, fc->lines, k, key))
+        return 0;
+    int line;
+    switch (k) {
+    case HSIM_FAILURES_MTBF: case HSIM_FAILURES_MTTR: {
+        double *x = k == HSIM_FAILURES_MTBF ? &fc->mtbf_s : &fc->mttr_s;
+        if (parse_double(v, x) || !(*x >= 1 && *x <= 1e9))
+            return fail(p, "%s: expected seconds in [1, 1e9], found '%s'", key, v);
+        return 1;
+    }
+    case HSIM_FAILURES_DISTRIBUTION:
+        if (hsim_fail_dist_parse(v, &fc->dist))
+            return fail(p, "distribution '%s': expected exponential or weibull", v);
+        return 1;
+    case HSIM_FAILURES_WEIBULL_SHAPE:
+        if (parse_double(v, &fc->shape) || !(fc->shape >= 0.05 && fc->shape <= 20))
+            return fail(p, "weibull_shape: expected a number in [0.05, 20], found '%s'", v);
+        return 1;
+    case HSIM_FAILURES_TRACE:
+        return resolve_path(p, key, v, "a file", fc->trace, sizeof fc->trace, &line,
+                            &fc->trace_relative);
+    default: /* HSIM_FAILURES_NODES */
+        if (length_refused(p, "node type", v, ""))
+            return 0;
+        hsim_strlcpy(fc->nodes, v, sizeof fc->nodes);
+        return 1;
+    }
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value)
 {
     parse_t *p = user;
@@ -873,6 +962,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return nodes_key(p, key, value);
     if (p->cls)
         return class_key(p, key, value);
+    if (p->fails)
+        return failures_key(p, key, value);
     return 1; /* unknown section: already reported */
 }
 
@@ -1080,6 +1171,73 @@ static int not_read(parse_t *p)
     return p->rc;
 }
 
+/* [failures] sections and the policies that name them: a model or a
+   trace, a node type that exists, on a cluster of nodes, and a scheduler
+   that takes failures.  0 or HSIM_EINPUT at the line at fault. */
+static int failures_check(parse_t *p)
+{
+    hsim_config_t *c = p->c;
+    for (size_t i = 0; i < c->n_failures; i++) {
+        hsim_failures_config_t *fc = &c->failures[i];
+        int model = (fc->seen & (KEY_BIT(HSIM_FAILURES_MTBF) | KEY_BIT(HSIM_FAILURES_MTTR))) != 0;
+        if (fc->trace[0] && model)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] gives both a trace and "
+                             "mtbf/mttr: expected one of the two", c->path,
+                             fc->lines[HSIM_FAILURES_TRACE], fc->name);
+        if (!fc->trace[0] && !(fc->mtbf_s > 0 && fc->mttr_s > 0))
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] needs mtbf and mttr "
+                             "(seconds), or a trace = FILE", c->path, fc->line, fc->name);
+        if ((fc->seen & KEY_BIT(HSIM_FAILURES_WEIBULL_SHAPE)) && fc->dist != HSIM_FAIL_WEIBULL)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] weibull_shape applies "
+                             "only with distribution = weibull", c->path,
+                             fc->lines[HSIM_FAILURES_WEIBULL_SHAPE], fc->name);
+        size_t t = 0;
+        while (fc->nodes[0] && t < c->n_nodes && strcmp(c->nodes[t].type.name, fc->nodes))
+            t++;
+        if (fc->nodes[0] && t == c->n_nodes)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] nodes = %s: no [nodes %s] "
+                             "section", c->path, fc->lines[HSIM_FAILURES_NODES], fc->name,
+                             fc->nodes, fc->nodes);
+        if (!c->n_nodes)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] needs a cluster of "
+                             "[nodes NAME] sections (a pool of P processors that fail one by "
+                             "one: [nodes cpu] count = P, cores = 1)", c->path, fc->line,
+                             fc->name);
+    }
+    for (size_t k = 0; k < c->n_policies; k++) {
+        hsim_policy_config_t *pc = &c->policies[k];
+        pc->failures = 0;
+        if (!pc->failures_name[0]) {
+            static const int only[] = {HSIM_POLICY_ON_FAILURE, HSIM_POLICY_RESTART_COST};
+            for (size_t q = 0; q < 2; q++)
+                if (pc->seen & KEY_BIT(only[q]))
+                    return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] %s applies only "
+                                     "with failures = NAME", c->path, pc->lines[only[q]],
+                                     pc->name, only[q] == HSIM_POLICY_ON_FAILURE
+                                                   ? "on_failure" : "restart_cost");
+            continue;
+        }
+        for (size_t i = 0; i < c->n_failures; i++)
+            if (!strcmp(c->failures[i].name, pc->failures_name))
+                pc->failures = (int)i + 1;
+        if (!pc->failures)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] failures = %s: no "
+                             "[failures %s] section", c->path, pc->lines[HSIM_POLICY_FAILURES],
+                             pc->name, pc->failures_name, pc->failures_name);
+        if (!strcmp(pc->scheduler->name, "conservative"))
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] failures with backfill = "
+                             "conservative: not supported yet (its plan keeps the nodes of "
+                             "started jobs): expected none or easy", c->path,
+                             pc->lines[HSIM_POLICY_FAILURES], pc->name);
+        if ((pc->seen & KEY_BIT(HSIM_POLICY_RESTART_COST)) &&
+            pc->on_failure != HSIM_ON_FAILURE_CHECKPOINT)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] restart_cost applies only "
+                             "with on_failure = checkpoint", c->path,
+                             pc->lines[HSIM_POLICY_RESTART_COST], pc->name);
+    }
+    return 0;
+}
+
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
@@ -1096,6 +1254,8 @@ static int finish(parse_t *p, int ini_rc)
         return hsim_errf(p->e, HSIM_ENOMEM, "%s: out of memory", c->path);
     int rc = not_read(p);
     if (rc)
+        return rc;
+    if ((rc = failures_check(p)))
         return rc;
     /* Whole-file mistakes: named at the line that is missing something
        (the section, or the key that cannot stand), else at line 1. */

@@ -9,6 +9,7 @@
 #define HSIM_CONFIG_H
 
 #include "engine.h"
+#include "failures.h"
 #include "../workloads/deps.h"
 
 #define HSIM_MAX_POLICIES 64
@@ -23,6 +24,9 @@ enum {
     HSIM_POLICY_BACKFILL_ORDER,
     HSIM_POLICY_PLACEMENT,
     HSIM_POLICY_SPREAD,
+    HSIM_POLICY_FAILURES,     /* failures = NAME of a [failures NAME] */
+    HSIM_POLICY_ON_FAILURE,
+    HSIM_POLICY_RESTART_COST,
     HSIM_POLICY_KEYS
 };
 
@@ -35,9 +39,42 @@ typedef struct hsim_policy_config {
     const hsim_predictor_t *predictor;       /* estimate = ... (default user) */
     const hsim_placement_t *placement;       /* placement = ... (default first-fit) */
     hsim_spread_t spread;                    /* spread = pack | spread (pack) */
+    char failures_name[HSIM_NAME_MAX];       /* failures = NAME ("" none) */
+    int failures;                            /* 1 + its index in the config's
+                                                failures[]; 0 = none */
+    hsim_on_failure_t on_failure;            /* on_failure = requeue |
+                                                checkpoint (requeue) */
+    double restart_cost_s;                   /* restart_cost, seconds (0) */
     unsigned seen;                           /* keys given: bit k = key k */
     int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;
+
+/* The keys of a [failures NAME] section, by index. */
+enum {
+    HSIM_FAILURES_MTBF,
+    HSIM_FAILURES_MTTR,
+    HSIM_FAILURES_DISTRIBUTION,
+    HSIM_FAILURES_WEIBULL_SHAPE,
+    HSIM_FAILURES_TRACE,
+    HSIM_FAILURES_NODES,
+    HSIM_FAILURES_KEYS
+};
+
+#define HSIM_MAX_FAILURE_MODELS 16
+
+/* A [failures NAME] section: how nodes fail (failures.h). */
+typedef struct hsim_failures_config {
+    char name[HSIM_NAME_MAX];
+    int line;                        /* line of the section header */
+    double mtbf_s, mttr_s;           /* means, seconds, > 0 */
+    hsim_fail_dist_t dist;           /* distribution (exponential) */
+    double shape;                    /* weibull_shape (0.7) */
+    char trace[HSIM_PATH_MAX];       /* trace = FILE, resolved; "" none */
+    int trace_relative;
+    char nodes[HSIM_NAME_MAX];       /* nodes = TYPE that fails; "" = all */
+    unsigned seen;                   /* keys given: bit k = key k */
+    int lines[HSIM_FAILURES_KEYS];   /* line of key k, if given */
+} hsim_failures_config_t;
 
 /* The keys of a [nodes NAME] section, by index: bit k of seen, lines[k]. */
 enum {
@@ -137,6 +174,8 @@ typedef struct hsim_config {
     size_t n_nodes;
     hsim_class_config_t classes[HSIM_MAX_CLASS_SECTIONS]; /* [class NAME] */
     size_t n_classes;
+    hsim_failures_config_t failures[HSIM_MAX_FAILURE_MODELS]; /* [failures NAME] */
+    size_t n_failures;
 } hsim_config_t;
 
 #define HSIM_INI_MAX_BYTES (4 << 20) /* an INI file's size, at most: lines
