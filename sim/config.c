@@ -43,6 +43,11 @@ enum {
     WL_FPGA_SHARE,
     WL_CLASS_BY,
     WL_MAX_JOB_CORES,
+    WL_DEPENDENCIES, /* dependencies and workflows (workloads/deps.h) */
+    WL_DEPENDENCIES_FROM_SWF,
+    WL_WORKFLOW,
+    WL_WORKFLOW_WIDTH,
+    WL_WORKFLOW_DEPTH,
     WL_KEYS
 };
 enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
@@ -58,7 +63,12 @@ static const char *const wl_keys[WL_KEYS] = {
     [WL_SCIENTIFIC] = "scientific",     [WL_DL] = "dl",
     [WL_BIGDATA] = "bigdata",           [WL_GPU_SHARE] = "gpu_share",
     [WL_GPUS_PER_JOB] = "gpus_per_job", [WL_FPGA_SHARE] = "fpga_share",
-    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores"};
+    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores",
+    [WL_DEPENDENCIES] = "dependencies",
+    [WL_DEPENDENCIES_FROM_SWF] = "dependencies_from_swf",
+    [WL_WORKFLOW] = "workflow",         [WL_WORKFLOW_WIDTH] = "workflow_width",
+    [WL_WORKFLOW_DEPTH] = "workflow_depth",
+};
 #define KEY_BIT(k) (1u << (k))
 
 typedef struct parse {
@@ -71,6 +81,7 @@ typedef struct parse {
     hsim_policy_config_t *policy; /* current [policy X], or NULL */
     hsim_nodes_config_t *nodes;   /* current [nodes X], or NULL */
     hsim_class_config_t *cls;     /* current [class X], or NULL */
+    hsim_failures_config_t *fails; /* current [failures X], or NULL */
     char section[128];         /* current section header text */
     unsigned seen_exp, seen_wl, seen_cl; /* keys given, per section */
     int wl_line;               /* line of [workload], 0 if none */
@@ -218,6 +229,31 @@ static void open_class(parse_t *p, const char *name)
     p->cls = cc;
 }
 
+static void open_failures(parse_t *p, const char *name)
+{
+    name = skip_blanks(name);
+    hsim_config_t *c = p->c;
+    if (length_refused(p, "failures name", name, ""))
+        return;
+    for (size_t i = 0; i < c->n_failures; i++)
+        if (!strcmp(c->failures[i].name, name)) {
+            fail(p, "failures '%s' is defined twice (first at line %d)", name,
+                 c->failures[i].line);
+            return;
+        }
+    if (c->n_failures == HSIM_MAX_FAILURE_MODELS) {
+        fail(p, "too many [failures] sections (at most %d)", HSIM_MAX_FAILURE_MODELS);
+        return;
+    }
+    hsim_failures_config_t *fc = &c->failures[c->n_failures++];
+    memset(fc, 0, sizeof *fc);
+    hsim_strlcpy(fc->name, name, sizeof fc->name);
+    fc->line = p->line;
+    fc->dist = HSIM_FAIL_EXPONENTIAL;
+    fc->shape = 0.7;
+    p->fails = fc;
+}
+
 /* A section header line: checks it and opens the section. */
 static void open_section(parse_t *p, const char *line)
 {
@@ -243,6 +279,11 @@ static void open_section(parse_t *p, const char *line)
     p->policy = NULL;
     p->nodes = NULL;
     p->cls = NULL;
+    p->fails = NULL;
+    if (!strncmp(name, "failures", 8) && (name[8] == ' ' || name[8] == '\t')) {
+        open_failures(p, name + 9);
+        return;
+    }
     if (!strncmp(name, "nodes", 5) && (name[5] == ' ' || name[5] == '\t')) {
         open_nodes(p, name + 6);
         return;
@@ -287,7 +328,7 @@ static void open_section(parse_t *p, const char *line)
         return;
     }
     fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster], "
-            "[nodes NAME], [class NAME] or [policy NAME]", name);
+            "[nodes NAME], [class NAME], [failures NAME] or [policy NAME]", name);
 }
 
 static char *next_line(char *str, int num, void *stream)
@@ -515,7 +556,9 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
-                       "gpus_per_job, fpga_share, class_by or max_job_cores", key);
+                       "gpus_per_job, fpga_share, class_by, max_job_cores, dependencies, "
+                       "dependencies_from_swf, workflow, workflow_width or workflow_depth",
+                   key);
     if (!first_time(p, &p->seen_wl, p->wl_lines, k, key))
         return 0;
     double x;
@@ -562,6 +605,22 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
             return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
         c->max_job_cores_line = p->line;
+        return 1;
+    case WL_DEPENDENCIES:
+        return resolve_path(p, key, v, "a file", c->dependencies, sizeof c->dependencies,
+                            &c->dependencies_line, &c->dependencies_relative);
+    case WL_DEPENDENCIES_FROM_SWF:
+        if (parse_bool(v, &c->dependencies_from_swf))
+            return fail(p, "dependencies_from_swf: expected true or false, found '%s'", v);
+        return 1;
+    case WL_WORKFLOW:
+        if (hsim_workflow_shape_parse(v, &c->workflow))
+            return fail(p, "workflow '%s': expected one of none, chain, fork-join, dag", v);
+        return 1;
+    case WL_WORKFLOW_WIDTH: case WL_WORKFLOW_DEPTH:
+        if (parse_int(v, 1, 100000, k == WL_WORKFLOW_WIDTH ? &c->workflow_width
+                                                          : &c->workflow_depth))
+            return fail(p, "%s: expected an integer in 1..100000, found '%s'", key, v);
         return 1;
     default: /* WL_CLASS_BY */
         if (!strcmp(v, "none"))
@@ -700,10 +759,27 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "estimate.retrain: expected a number of completions in 0..100000000 "
                            "(0 = never), found '%s'", v);
         pc->estimate_retrain = (size_t)x;
+    } else if (!strcmp(key, "failures")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_FAILURES, key))
+            return 0;
+        if (length_refused(p, "failures name", v, ""))
+            return 0;
+        hsim_strlcpy(pc->failures_name, v, sizeof pc->failures_name);
+    } else if (!strcmp(key, "on_failure")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ON_FAILURE, key))
+            return 0;
+        if (hsim_on_failure_parse(v, &pc->on_failure))
+            return fail(p, "on_failure '%s': expected requeue or checkpoint", v);
+    } else if (!strcmp(key, "restart_cost")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_RESTART_COST, key))
+            return 0;
+        if (parse_double(v, &pc->restart_cost_s) ||
+            !(pc->restart_cost_s >= 0 && pc->restart_cost_s <= 1e9))
+            return fail(p, "restart_cost: expected seconds in [0, 1e9], found '%s'", v);
     } else {
         return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
-                       "backfill_order, estimate, estimate.model, estimate.retrain, placement "
-                       "or spread", key, pc->name);
+                       "backfill_order, estimate, estimate.model, estimate.retrain, placement, "
+                       "spread, failures, on_failure or restart_cost", key, pc->name);
     }
     return 1;
 }
@@ -840,6 +916,46 @@ static int class_key(parse_t *p, const char *key, const char *v)
     return 1;
 }
 
+static int failures_key(parse_t *p, const char *key, const char *v)
+{
+    static const char *const keys[HSIM_FAILURES_KEYS] = {
+        "mtbf", "mttr", "distribution", "weibull_shape", "trace", "nodes"};
+    hsim_failures_config_t *fc = p->fails;
+    int k = 0;
+    while (k < HSIM_FAILURES_KEYS && strcmp(keys[k], key))
+        k++;
+    if (k == HSIM_FAILURES_KEYS)
+        return fail(p, "unknown key '%s' in [failures %s]: expected mtbf, mttr, distribution, "
+                       "weibull_shape, trace or nodes", key, fc->name);
+    if (!first_time(p, &fc->seen, fc->lines, k, key))
+        return 0;
+    int line;
+    switch (k) {
+    case HSIM_FAILURES_MTBF: case HSIM_FAILURES_MTTR: {
+        double *x = k == HSIM_FAILURES_MTBF ? &fc->mtbf_s : &fc->mttr_s;
+        if (parse_double(v, x) || !(*x >= 1 && *x <= 1e9))
+            return fail(p, "%s: expected seconds in [1, 1e9], found '%s'", key, v);
+        return 1;
+    }
+    case HSIM_FAILURES_DISTRIBUTION:
+        if (hsim_fail_dist_parse(v, &fc->dist))
+            return fail(p, "distribution '%s': expected exponential or weibull", v);
+        return 1;
+    case HSIM_FAILURES_WEIBULL_SHAPE:
+        if (parse_double(v, &fc->shape) || !(fc->shape >= 0.05 && fc->shape <= 20))
+            return fail(p, "weibull_shape: expected a number in [0.05, 20], found '%s'", v);
+        return 1;
+    case HSIM_FAILURES_TRACE:
+        return resolve_path(p, key, v, "a file", fc->trace, sizeof fc->trace, &line,
+                            &fc->trace_relative);
+    default: /* HSIM_FAILURES_NODES */
+        if (length_refused(p, "node type", v, ""))
+            return 0;
+        hsim_strlcpy(fc->nodes, v, sizeof fc->nodes);
+        return 1;
+    }
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value)
 {
     parse_t *p = user;
@@ -860,6 +976,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return nodes_key(p, key, value);
     if (p->cls)
         return class_key(p, key, value);
+    if (p->fails)
+        return failures_key(p, key, value);
     return 1; /* unknown section: already reported */
 }
 
@@ -894,6 +1012,9 @@ static void set_defaults(hsim_config_t *c, const char *path)
     c->share[1] = 0.3;
     c->share[2] = 0.2;
     c->gpus_per_job = 1;
+    c->dependencies_from_swf = 1;
+    c->workflow_width = 4;
+    c->workflow_depth = 4;
 }
 
 /* The [workload] keys that only some formats read; the others are read by
@@ -918,6 +1039,10 @@ static const struct {
     {WL_FPGA_SHARE, "swf", 1},
     {WL_CLASS_BY, "swf", 1},
     {WL_MAX_JOB_CORES, "mix", 0},
+    {WL_DEPENDENCIES_FROM_SWF, "swf, csv", 0},
+    {WL_WORKFLOW, "lublin, dl, mix", 0},
+    {WL_WORKFLOW_WIDTH, "lublin, dl, mix", 0},
+    {WL_WORKFLOW_DEPTH, "lublin, dl, mix", 0},
 };
 
 /* Is format one of the list "a, b, c"? */
@@ -1067,6 +1192,73 @@ static int not_read(parse_t *p)
     return p->rc;
 }
 
+/* [failures] sections and the policies that name them: a model or a
+   trace, a node type that exists, on a cluster of nodes, and a scheduler
+   that takes failures.  0 or HSIM_EINPUT at the line at fault. */
+static int failures_check(parse_t *p)
+{
+    hsim_config_t *c = p->c;
+    for (size_t i = 0; i < c->n_failures; i++) {
+        hsim_failures_config_t *fc = &c->failures[i];
+        int model = (fc->seen & (KEY_BIT(HSIM_FAILURES_MTBF) | KEY_BIT(HSIM_FAILURES_MTTR))) != 0;
+        if (fc->trace[0] && model)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] gives both a trace and "
+                             "mtbf/mttr: expected one of the two", c->path,
+                             fc->lines[HSIM_FAILURES_TRACE], fc->name);
+        if (!fc->trace[0] && !(fc->mtbf_s > 0 && fc->mttr_s > 0))
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] needs mtbf and mttr "
+                             "(seconds), or a trace = FILE", c->path, fc->line, fc->name);
+        if ((fc->seen & KEY_BIT(HSIM_FAILURES_WEIBULL_SHAPE)) && fc->dist != HSIM_FAIL_WEIBULL)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] weibull_shape applies "
+                             "only with distribution = weibull", c->path,
+                             fc->lines[HSIM_FAILURES_WEIBULL_SHAPE], fc->name);
+        size_t t = 0;
+        while (fc->nodes[0] && t < c->n_nodes && strcmp(c->nodes[t].type.name, fc->nodes))
+            t++;
+        if (fc->nodes[0] && t == c->n_nodes)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] nodes = %s: no [nodes %s] "
+                             "section", c->path, fc->lines[HSIM_FAILURES_NODES], fc->name,
+                             fc->nodes, fc->nodes);
+        if (!c->n_nodes)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] needs a cluster of "
+                             "[nodes NAME] sections (a pool of P processors that fail one by "
+                             "one: [nodes cpu] count = P, cores = 1)", c->path, fc->line,
+                             fc->name);
+    }
+    for (size_t k = 0; k < c->n_policies; k++) {
+        hsim_policy_config_t *pc = &c->policies[k];
+        pc->failures = 0;
+        if (!pc->failures_name[0]) {
+            static const int only[] = {HSIM_POLICY_ON_FAILURE, HSIM_POLICY_RESTART_COST};
+            for (size_t q = 0; q < 2; q++)
+                if (pc->seen & KEY_BIT(only[q]))
+                    return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] %s applies only "
+                                     "with failures = NAME", c->path, pc->lines[only[q]],
+                                     pc->name, only[q] == HSIM_POLICY_ON_FAILURE
+                                                   ? "on_failure" : "restart_cost");
+            continue;
+        }
+        for (size_t i = 0; i < c->n_failures; i++)
+            if (!strcmp(c->failures[i].name, pc->failures_name))
+                pc->failures = (int)i + 1;
+        if (!pc->failures)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] failures = %s: no "
+                             "[failures %s] section", c->path, pc->lines[HSIM_POLICY_FAILURES],
+                             pc->name, pc->failures_name, pc->failures_name);
+        if (!strcmp(pc->scheduler->name, "conservative"))
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] failures with backfill = "
+                             "conservative: not supported yet (its plan keeps the nodes of "
+                             "started jobs): expected none or easy", c->path,
+                             pc->lines[HSIM_POLICY_FAILURES], pc->name);
+        if ((pc->seen & KEY_BIT(HSIM_POLICY_RESTART_COST)) &&
+            pc->on_failure != HSIM_ON_FAILURE_CHECKPOINT)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] restart_cost applies only "
+                             "with on_failure = checkpoint", c->path,
+                             pc->lines[HSIM_POLICY_RESTART_COST], pc->name);
+    }
+    return 0;
+}
+
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
@@ -1083,6 +1275,8 @@ static int finish(parse_t *p, int ini_rc)
         return hsim_errf(p->e, HSIM_ENOMEM, "%s: out of memory", c->path);
     int rc = not_read(p);
     if (rc)
+        return rc;
+    if ((rc = failures_check(p)))
         return rc;
     /* Whole-file mistakes: named at the line that is missing something
        (the section, or the key that cannot stand), else at line 1. */

@@ -9,6 +9,8 @@
 #define HSIM_CONFIG_H
 
 #include "engine.h"
+#include "failures.h"
+#include "../workloads/deps.h"
 
 #define HSIM_MAX_POLICIES 64
 #define HSIM_NAME_MAX 64
@@ -24,6 +26,9 @@ enum {
     HSIM_POLICY_SPREAD,
     HSIM_POLICY_ESTIMATE_MODEL,
     HSIM_POLICY_ESTIMATE_RETRAIN,
+    HSIM_POLICY_FAILURES,     /* failures = NAME of a [failures NAME] */
+    HSIM_POLICY_ON_FAILURE,
+    HSIM_POLICY_RESTART_COST,
     HSIM_POLICY_KEYS
 };
 
@@ -38,9 +43,42 @@ typedef struct hsim_policy_config {
     hsim_spread_t spread;                    /* spread = pack | spread (pack) */
     char estimate_model[HSIM_PATH_MAX];      /* estimate.model = FILE ("") */
     size_t estimate_retrain;                 /* estimate.retrain = N (0) */
+    char failures_name[HSIM_NAME_MAX];       /* failures = NAME ("" none) */
+    int failures;                            /* 1 + its index in the config's
+                                                failures[]; 0 = none */
+    hsim_on_failure_t on_failure;            /* on_failure = requeue |
+                                                checkpoint (requeue) */
+    double restart_cost_s;                   /* restart_cost, seconds (0) */
     unsigned seen;                           /* keys given: bit k = key k */
     int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;
+
+/* The keys of a [failures NAME] section, by index. */
+enum {
+    HSIM_FAILURES_MTBF,
+    HSIM_FAILURES_MTTR,
+    HSIM_FAILURES_DISTRIBUTION,
+    HSIM_FAILURES_WEIBULL_SHAPE,
+    HSIM_FAILURES_TRACE,
+    HSIM_FAILURES_NODES,
+    HSIM_FAILURES_KEYS
+};
+
+#define HSIM_MAX_FAILURE_MODELS 16
+
+/* A [failures NAME] section: how nodes fail (failures.h). */
+typedef struct hsim_failures_config {
+    char name[HSIM_NAME_MAX];
+    int line;                        /* line of the section header */
+    double mtbf_s, mttr_s;           /* means, seconds, > 0 */
+    hsim_fail_dist_t dist;           /* distribution (exponential) */
+    double shape;                    /* weibull_shape (0.7) */
+    char trace[HSIM_PATH_MAX];       /* trace = FILE, resolved; "" none */
+    int trace_relative;
+    char nodes[HSIM_NAME_MAX];       /* nodes = TYPE that fails; "" = all */
+    unsigned seen;                   /* keys given: bit k = key k */
+    int lines[HSIM_FAILURES_KEYS];   /* line of key k, if given */
+} hsim_failures_config_t;
 
 /* The keys of a [nodes NAME] section, by index: bit k of seen, lines[k]. */
 enum {
@@ -120,6 +158,15 @@ typedef struct hsim_config {
     int32_t gpus_per_job;            /* [workload] gpus_per_job (default 1) */
     double fpga_share;               /* [workload] fpga_share: SWF jobs given an FPGA */
     hsim_class_by_t class_by;        /* [workload] class_by */
+    char dependencies[HSIM_PATH_MAX]; /* [workload] dependencies: CSV of
+                                        edges, resolved; "" for none */
+    int dependencies_line;           /* where it was given... */
+    int dependencies_relative;       /* ...and whether relative */
+    int dependencies_from_swf;       /* [workload] dependencies_from_swf
+                                        (default on): SWF fields 17, 18 */
+    hsim_workflow_shape_t workflow;  /* [workload] workflow (generators) */
+    int32_t workflow_width;          /* [workload] workflow_width (4) */
+    int32_t workflow_depth;          /* [workload] workflow_depth (4) */
     int32_t processors;              /* [cluster] processors (0 = header) */
     char alibaba_nodes[HSIM_PATH_MAX]; /* [cluster] alibaba_nodes: node types
                                         from the Alibaba 2023 node list, resolved */
@@ -131,6 +178,8 @@ typedef struct hsim_config {
     size_t n_nodes;
     hsim_class_config_t classes[HSIM_MAX_CLASS_SECTIONS]; /* [class NAME] */
     size_t n_classes;
+    hsim_failures_config_t failures[HSIM_MAX_FAILURE_MODELS]; /* [failures NAME] */
+    size_t n_failures;
 } hsim_config_t;
 
 #define HSIM_INI_MAX_BYTES (4 << 20) /* an INI file's size, at most: lines

@@ -26,8 +26,10 @@
  */
 #include "engine.h"
 
+#include "failures.h"
 #include "heap.h"
 #include "../policies/place_common.h"
+#include "../workloads/deps.h"
 #include "planner.h"
 
 #include <math.h>
@@ -103,6 +105,29 @@ typedef struct run {
                                   made with reserve_on() (NULL until one) */
     hsim_time_t *resv_at;      /* by job index, beside it: the reserved
                                   start, -1 when none */
+    /* With dependencies (w->deps != NULL): */
+    int32_t *parents_left;     /* by job index: parents not ended yet */
+    hsim_time_t *ready_at;     /* by job index: the earliest submission its
+                                  ended parents allow */
+    size_t jobs_left;          /* jobs not ended yet */
+    /* With failures (cfg->failures != NULL, on a cluster): */
+    const hsim_failures_t *fail;
+    gsl_rng *fail_rng;         /* scratch of hsim_failures_draw() */
+    uint64_t *fail_k;          /* by node: draws made */
+    hsim_time_t *down_since;   /* by node: when it went down, -1 when up */
+    hsim_time_t *down_total;   /* by node: time down before down_since,
+                                  from fail_origin on */
+    hsim_time_t fail_origin;   /* the first submission */
+    int64_t *end_seq;          /* by job: sequence of its live termination
+                                  event (older ones are stale), -1 none */
+    int64_t *expiry_seq;       /* by job: likewise for its expiry */
+    hsim_time_t *done;         /* by job: reference work a checkpoint kept */
+    hsim_time_t *cost;         /* by job: restart cost of its next (or
+                                  current) attempt, reference time */
+    int32_t *victims;          /* scratch: the jobs a failure stops... */
+    hsim_time_t *victim_start; /* ...their starts and planning estimates,
+                                  for the scheduler's ended() */
+    hsim_time_t *victim_est;
 } run_t;
 
 enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
@@ -369,6 +394,17 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
 }
 
 static void release_job(run_t *r, int32_t job);
+static int release_children(run_t *r, int32_t job);
+static int retry_deferred(run_t *r);
+
+/* What is left of reference time t (a run or a requested time) for job's
+   next attempt: t less the work a checkpoint kept, plus the restart cost;
+   t itself for a job no failure stopped.  At least 1 us. */
+static hsim_time_t work_left(const run_t *r, int32_t job, hsim_time_t t)
+{
+    hsim_time_t left = t - r->done[job] + r->cost[job];
+    return left > 0 ? left : 1;
+}
 
 /* Releases the jobs of heap r->ends at or below slot i that end by now,
    as ending_by() counts them (see settle_ending()). */
@@ -626,6 +662,10 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     o->speed = (float)speed;
     hsim_time_t run = reference_run(j);
     o->fate = j->killed_at_estimate || run < j->runtime ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
+    if (r->fail) {
+        run = work_left(r, job, run);
+        r->stats.starts[job]++;
+    }
     run = hsim_time_scaled(run, speed);
     o->end = r->now + run;
     if (o->end > HSIM_HORIZON)
@@ -638,11 +678,16 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
             return rc;
     }
     if (o->end > est_end && r->full_end) { /* it will outlive its prediction */
-        r->full_end[job] = r->now + hsim_time_scaled(j->estimate, speed);
+        hsim_time_t req = r->fail ? work_left(r, job, j->estimate) : j->estimate;
+        r->full_end[job] = r->now + hsim_time_scaled(req, speed);
         int rc = push_event(r, est_end, HSIM_EV_EXPIRY, job);
         if (rc)
             return rc;
+        if (r->expiry_seq)
+            r->expiry_seq[job] = r->seq - 1;
     }
+    if (r->end_seq)
+        r->end_seq[job] = r->seq;
     return push_event(r, o->end, HSIM_EV_END, job);
 }
 
@@ -808,10 +853,10 @@ static void revise_user(run_t *r, int32_t ended)
     }
 }
 
-static int finish_job(run_t *r, int32_t job)
+/* Takes a running job out of the running set and its processors out of
+   the count (not its resources out of the ledger: release_job()). */
+static void leave_running(run_t *r, int32_t job)
 {
-    const hsim_vjob_t *vj = &r->vjobs[job];
-    hsim_time_t start = r->out[job].start;
     if (r->ordered) {
         (void)running_hole(r, job);
     } else { /* the last entry fills the hole */
@@ -823,10 +868,23 @@ static int finish_job(run_t *r, int32_t job)
         hsim_rheap_remove(&r->ends, job);
         r->n_running--;
     }
-    r->running_procs -= vj->procs;
+    r->running_procs -= r->vjobs[job].procs;
+}
+
+static int finish_job(run_t *r, int32_t job)
+{
+    const hsim_vjob_t *vj = &r->vjobs[job];
+    hsim_time_t start = r->out[job].start;
+    leave_running(r, job);
+    r->jobs_left--;
     r->state[job] = JOB_DONE;
     if (r->has_cluster)
         release_job(r, job);
+    if (r->parents_left) {
+        int rc = release_children(r, job);
+        if (rc)
+            return rc;
+    }
     /* the scheduler planned with the unscaled estimate */
     hsim_time_t est_end = start + vj->estimate;
     refresh_view(r);
@@ -853,9 +911,12 @@ static int finish_job(run_t *r, int32_t job)
     return s->schedule(r->sched_state, &r->view, &r->decide);
 }
 
-static int submit_job(run_t *r, int32_t job)
+/* The engine's half of a submission: the job joins waiting[]. */
+static int enqueue_job(run_t *r, int32_t job)
 {
     r->vjobs[job].estimate = predict(r, job);
+    if (r->fail) /* a job a failure stopped: what is left of it */
+        r->vjobs[job].estimate = work_left(r, job, r->vjobs[job].estimate);
     if (r->waiting_holes > r->n_waiting / 2)
         compact_waiting(r);
     if (hsim_grow(&r->waiting, &r->cap_waiting, r->n_waiting + 1, sizeof *r->waiting))
@@ -876,6 +937,12 @@ static int submit_job(run_t *r, int32_t job)
             r->user_first[u] = job;
         r->user_last[u] = job;
     }
+    return 0;
+}
+
+/* The policy's half: it is told, and runs a pass. */
+static int announce_job(run_t *r, int32_t job)
+{
     refresh_view(r);
     if (r->planner)
         settle_ending(r); /* the planner sees the ledger as the scheduler does */
@@ -887,6 +954,245 @@ static int submit_job(run_t *r, int32_t job)
     }
     r->stats.passes++;
     return s->schedule(r->sched_state, &r->view, &r->decide);
+}
+
+static int submit_job(run_t *r, int32_t job)
+{
+    int rc = enqueue_job(r, job);
+    return rc ? rc : announce_job(r, job);
+}
+
+/* ---- node failures (failures.h) ----
+   A down node is held whole in the ledger by no job: placement finds no
+   room there, and the planner sees nothing of it free until it is up. */
+
+/* The whole of node as one part of an allocation. */
+static hsim_part_t whole_node(const run_t *r, int32_t node)
+{
+    const hsim_node_type_t *t = &r->cluster.types[r->cluster.nodes[node].type];
+    return (hsim_part_t){.node = node, .cores = t->cores, .mem_mb = t->mem_mb,
+                         .gpus = t->gpus, .gpu = -1, .fpgas = t->fpgas};
+}
+
+/* Does job's allocation use node? */
+static int holds_node(const run_t *r, int32_t job, int32_t node)
+{
+    const hsim_alloc_t *a = &r->allocs[job];
+    for (size_t i = 0; i < a->n; i++)
+        if (a->parts[i].node == node)
+            return 1;
+    return 0;
+}
+
+/* A failure stops a running job: what it ran is kept (checkpoint, less
+   the restart cost it was paying) or lost (requeue); it leaves the
+   running set and the ledger, its pending events become stale. */
+static void stop_job(run_t *r, int32_t job)
+{
+    const hsim_outcome_t *o = &r->out[job];
+    hsim_time_t elapsed = r->now - o->start, kept = 0;
+    if (r->fail->on_failure == HSIM_ON_FAILURE_CHECKPOINT) {
+        /* reference work done in this attempt, its restart cost first */
+        hsim_time_t work = (hsim_time_t)floor((double)elapsed * o->speed) - r->cost[job];
+        hsim_time_t run = reference_run(&r->w->jobs[job]);
+        if (work > 0) {
+            if (r->done[job] + work >= run)
+                work = run - r->done[job] - 1; /* it had not ended */
+            r->done[job] += work;
+            kept = (hsim_time_t)ceil((double)work / o->speed);
+        }
+        r->cost[job] = r->fail->restart_cost;
+    } else {
+        r->done[job] = r->cost[job] = 0;
+    }
+    if (kept > elapsed)
+        kept = elapsed;
+    r->stats.lost[job] += elapsed - kept;
+    r->stats.lost_core_s += (double)(elapsed - kept) / HSIM_SECOND * r->vjobs[job].procs;
+    if (r->stats.starts[job] == 1)
+        r->stats.jobs_hit++;
+    leave_running(r, job);
+    release_job(r, job);
+    r->end_seq[job] = r->expiry_seq[job] = -1;
+    r->state[job] = JOB_FUTURE; /* until submitted again */
+}
+
+/* Node fails now: the jobs on it stop and are submitted again (after the
+   node is held, so that no decision puts them back on it); its repair is
+   drawn.  0 or an error of a decision. */
+static int fail_node(run_t *r, int32_t node)
+{
+    if (r->down_since[node] >= 0)
+        return 0;
+    size_t n = 0;
+    size_t i = r->ordered ? r->running_first : 0;
+    for (; i < r->n_running; i++) {
+        int32_t job = r->running[i].job;
+        if (job >= 0 && holds_node(r, job, node))
+            r->victims[n++] = job;
+    }
+    hsim_time_t *start = r->victim_start, *est = r->victim_est;
+    for (size_t k = 0; k < n; k++) {
+        int32_t job = r->victims[k];
+        if (r->stats.starts[job] > HSIM_MAX_STOPS) {
+            const hsim_job_t *j = &r->w->jobs[job];
+            return hsim_errf(r->e, HSIM_EINPUT,
+                             "job %lld was stopped by node failures %d times: its %d cores "
+                             "for %lld s fail faster than it can run (expected a longer "
+                             "mtbf, or on_failure = checkpoint)",
+                             (long long)j->id, HSIM_MAX_STOPS, j->procs,
+                             (long long)(reference_run(j) / HSIM_SECOND));
+        }
+        start[k] = r->out[job].start;
+        est[k] = r->vjobs[job].estimate;
+        stop_job(r, job);
+    }
+    hsim_part_t part = whole_node(r, node);
+    hsim_alloc_t hold = {.parts = &part, .n = 1};
+    HSIM_ASSERT(hsim_part_fits(&r->cluster, &part));
+    hsim_cluster_take(&r->cluster, &hold, r->now);
+    if (r->planner)
+        hsim_planner_sync(r->planner, &hold);
+    r->down_since[node] = r->now;
+    r->stats.failures++;
+    int rc = 0;
+    if (!r->fail->trace) {
+        hsim_time_t up = r->now + hsim_failures_draw(r->fail, r->fail_rng, node,
+                                                     r->fail_k[node]++);
+        rc = push_event(r, up, HSIM_EV_REPAIR, node);
+    }
+    /* every stopped job waits before the policy hears of any: a policy
+       that moves reservations when one ends (conservative) may move the
+       others' */
+    for (size_t k = 0; k < n && rc == 0; k++)
+        rc = enqueue_job(r, r->victims[k]);
+    const hsim_scheduler_t *s = r->cfg->scheduler;
+    for (size_t k = 0; k < n && rc == 0 && s->ended; k++) {
+        int32_t job = r->victims[k];
+        hsim_time_t now_est = r->vjobs[job].estimate;
+        r->vjobs[job].estimate = est[k]; /* what it was planned with */
+        refresh_view(r);
+        if (r->planner)
+            settle_ending(r);
+        rc = s->ended(r->sched_state, &r->view, job, start[k], start[k] + est[k], &r->decide);
+        r->vjobs[job].estimate = now_est;
+    }
+    for (size_t k = 0; k < n && rc == 0; k++)
+        rc = announce_job(r, r->victims[k]);
+    return rc;
+}
+
+/* Node is up again: its resources come back, its next failure is drawn,
+   and the queue policy runs a pass. */
+static int repair_node(run_t *r, int32_t node)
+{
+    if (r->down_since[node] < 0)
+        return 0;
+    hsim_part_t part = whole_node(r, node);
+    hsim_alloc_t hold = {.parts = &part, .n = 1};
+    hsim_cluster_give(&r->cluster, &hold, r->now);
+    /* the hold made the node busy, which a node down is not (it held
+       nothing else: its jobs stopped) */
+    r->cluster.nodes[node].busy -= r->now - r->down_since[node];
+    if (r->planner)
+        hsim_planner_sync(r->planner, &hold);
+    hsim_time_t from = r->down_since[node] > r->fail_origin ? r->down_since[node]
+                                                            : r->fail_origin;
+    if (r->now > from)
+        r->down_total[node] += r->now - from;
+    r->down_since[node] = -1;
+    int rc = 0;
+    if (!r->fail->trace)
+        rc = push_event(r, r->now + hsim_failures_draw(r->fail, r->fail_rng, node,
+                                                       r->fail_k[node]++),
+                        HSIM_EV_FAIL, node);
+    if (rc == 0 && r->n_deferred)
+        rc = retry_deferred(r);
+    if (rc)
+        return rc;
+    refresh_view(r);
+    if (r->planner)
+        settle_ending(r);
+    r->stats.passes++;
+    return r->cfg->scheduler->schedule(r->sched_state, &r->view, &r->decide);
+}
+
+/* The failure state of a run, and its first events: every outage of a
+   trace, or each node's first failure drawn.  0 or HSIM_ENOMEM. */
+static int setup_failures(run_t *r)
+{
+    const hsim_failures_t *f = r->cfg->failures;
+    size_t n = r->n_jobs ? r->n_jobs : 1, nodes = r->cluster.n_nodes;
+    r->fail = f;
+    r->fail_rng = gsl_rng_alloc(gsl_rng_mt19937);
+    r->fail_k = hsim_calloc(nodes, sizeof *r->fail_k);
+    r->down_since = hsim_malloc(nodes * sizeof *r->down_since);
+    r->down_total = hsim_calloc(nodes, sizeof *r->down_total);
+    r->end_seq = hsim_malloc(n * sizeof *r->end_seq);
+    r->expiry_seq = hsim_malloc(n * sizeof *r->expiry_seq);
+    r->done = hsim_calloc(n, sizeof *r->done);
+    r->cost = hsim_calloc(n, sizeof *r->cost);
+    r->victims = hsim_malloc(n * sizeof *r->victims);
+    r->victim_start = hsim_malloc(n * sizeof *r->victim_start);
+    r->victim_est = hsim_malloc(n * sizeof *r->victim_est);
+    r->stats.starts = hsim_calloc(n, sizeof *r->stats.starts);
+    r->stats.lost = hsim_calloc(n, sizeof *r->stats.lost);
+    if (!r->fail_rng || !r->fail_k || !r->down_since || !r->down_total || !r->end_seq ||
+        !r->expiry_seq || !r->done || !r->cost || !r->victims || !r->victim_start ||
+        !r->victim_est || !r->stats.starts ||
+        !r->stats.lost)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < nodes; i++)
+        r->down_since[i] = -1;
+    for (size_t i = 0; i < n; i++)
+        r->end_seq[i] = r->expiry_seq[i] = -1;
+    r->fail_origin = r->n_jobs ? r->w->jobs[0].submit : 0;
+    int rc = 0;
+    for (size_t k = 0; f->trace && k < f->n_trace && rc == 0; k++) {
+        const hsim_outage_t *o = &f->trace[k];
+        HSIM_ASSERT(o->node >= 0 && (size_t)o->node < nodes);
+        rc = push_event(r, o->down, HSIM_EV_FAIL, o->node);
+        if (rc == 0)
+            rc = push_event(r, o->up, HSIM_EV_REPAIR, o->node);
+    }
+    for (size_t i = 0; !f->trace && i < nodes && rc == 0; i++)
+        if (f->type < 0 || r->cluster.nodes[i].type == f->type)
+            rc = push_event(r, r->fail_origin + hsim_failures_draw(f, r->fail_rng, (int32_t)i,
+                                                                   r->fail_k[i]++),
+                            HSIM_EV_FAIL, (int32_t)i);
+    return rc;
+}
+
+/* The failure figures at the end of a run; a down node's time down is not
+   busy time.  O(nodes). */
+static void close_failures(run_t *r)
+{
+    double down = 0;
+    for (size_t i = 0; i < r->cluster.n_nodes; i++) {
+        hsim_time_t d = r->down_total[i];
+        if (r->down_since[i] >= 0) {
+            hsim_time_t from = r->down_since[i] > r->fail_origin ? r->down_since[i]
+                                                                 : r->fail_origin;
+            if (r->now > from)
+                d += r->now - from;
+            if (r->stats.node_busy && r->now > r->down_since[i])
+                r->stats.node_busy[i] -= r->now - r->down_since[i];
+        }
+        down += (double)d / HSIM_SECOND;
+    }
+    r->stats.down_node_s = down;
+    double span = (double)(r->now - r->fail_origin) / HSIM_SECOND * (double)r->cluster.n_nodes;
+    r->stats.availability = span > 0 ? 1 - down / span : 1;
+}
+
+/* Is ev a termination or expiry that a failure made stale? */
+static int stale(const run_t *r, const hsim_event_t *ev)
+{
+    if (ev->kind == HSIM_EV_END)
+        return r->end_seq[ev->job] != ev->seq;
+    if (ev->kind == HSIM_EV_EXPIRY)
+        return r->expiry_seq[ev->job] != ev->seq;
+    return 0;
 }
 
 static int setup_cluster(run_t *r)
@@ -976,6 +1282,57 @@ static int setup_users(run_t *r)
     return 0;
 }
 
+/* Dependencies: each job's count of parents to wait for, and the
+   earliest submission they allow so far.  0 or HSIM_ENOMEM. */
+static int setup_deps(run_t *r)
+{
+    const hsim_deps_t *d = r->w->deps;
+    size_t n = r->n_jobs;
+    HSIM_ASSERT(d->n_jobs == n);
+    r->parents_left = hsim_malloc((n ? n : 1) * sizeof *r->parents_left);
+    r->ready_at = hsim_malloc((n ? n : 1) * sizeof *r->ready_at);
+    if (!r->parents_left || !r->ready_at)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        r->parents_left[i] = d->n_parents[i];
+        /* an SWF predecessor alone sets the submission (think time after
+           its end); other edges only hold the job past its own submit */
+        r->ready_at[i] = d->feedback[i] ? 0 : r->w->jobs[i].submit;
+    }
+    return 0;
+}
+
+/* Job has ended: each child that waited for it alone is submitted think
+   seconds later at the earliest (an event on the heap).  0 or
+   HSIM_ENOMEM.  O(children). */
+static int release_children(run_t *r, int32_t job)
+{
+    const hsim_deps_t *d = r->w->deps;
+    for (size_t k = d->child_first[job]; k < d->child_first[job + 1]; k++) {
+        int32_t c = d->child[k];
+        hsim_time_t at = r->now + d->think[k];
+        if (at > r->ready_at[c])
+            r->ready_at[c] = at;
+        HSIM_ASSERT(r->parents_left[c] > 0);
+        if (--r->parents_left[c] == 0) {
+            if (r->ready_at[c] > HSIM_HORIZON)
+                return past_horizon(r, c, "submission");
+            int rc = push_event(r, r->ready_at[c], HSIM_EV_SUBMIT, c);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* A job whose parents have all ended is submitted now. */
+static int submit_dependent(run_t *r, int32_t job)
+{
+    r->out[job].submit_shift = r->now - r->w->jobs[job].submit;
+    r->vjobs[job].submit = r->now;
+    return submit_job(r, job);
+}
+
 static int setup(run_t *r)
 {
     size_t n = r->n_jobs = r->w->n_jobs;
@@ -1019,6 +1376,9 @@ static int setup(run_t *r)
         if (r->stats.held)
             r->stats.held[i] = (hsim_held_t){.ranges = -1};
     }
+    if (r->w->deps && setup_deps(r))
+        return HSIM_ENOMEM;
+    r->jobs_left = n;
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
     r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve,
@@ -1026,6 +1386,13 @@ static int setup(run_t *r)
     hsim_heap_init(&r->heap);
     if (hsim_reserved_init(&r->reservations, n))
         return HSIM_ENOMEM;
+    if (r->cfg->failures) {
+        if (!r->has_cluster)
+            return hsim_errf(r->e, HSIM_EINPUT, "node failures need a cluster of nodes");
+        int frc = setup_failures(r);
+        if (frc)
+            return frc;
+    }
     hsim_policy_params_t params = {
         .capacity = r->cfg->capacity,
         .n_jobs = n,
@@ -1052,6 +1419,8 @@ static void teardown(run_t *r)
     if (r->has_cluster) {
         for (size_t i = 0; r->stats.node_busy && i < r->cluster.n_nodes; i++)
             r->stats.node_busy[i] = hsim_node_busy(&r->cluster.nodes[i], r->now);
+        if (r->fail && r->down_since && r->down_total)
+            close_failures(r);
         if (r->place_state)
             r->cfg->placement->destroy(r->place_state);
         if (r->fallback_state)
@@ -1063,6 +1432,20 @@ static void teardown(run_t *r)
         hsim_planner_destroy(r->planner);
         hsim_cluster_free(&r->cluster);
     }
+    hsim_free(r->parents_left);
+    hsim_free(r->ready_at);
+    if (r->fail_rng)
+        gsl_rng_free(r->fail_rng);
+    hsim_free(r->fail_k);
+    hsim_free(r->down_since);
+    hsim_free(r->down_total);
+    hsim_free(r->end_seq);
+    hsim_free(r->expiry_seq);
+    hsim_free(r->done);
+    hsim_free(r->cost);
+    hsim_free(r->victims);
+    hsim_free(r->victim_start);
+    hsim_free(r->victim_est);
     hsim_free(r->allocs);
     hsim_free(r->resv_alloc);
     hsim_free(r->resv_at);
@@ -1131,7 +1514,7 @@ static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, enum event
 {
     const hsim_event_t *best = NULL;
     hsim_event_t sub;
-    if (next_submit < r->w->n_jobs) {
+    if (next_submit < r->w->n_jobs) { /* (never a job that waits for parents) */
         sub = (hsim_event_t){.time = r->w->jobs[next_submit].submit, .seq = -1,
                              .job = (int32_t)next_submit, .kind = HSIM_EV_SUBMIT};
         best = &sub;
@@ -1158,7 +1541,14 @@ static int loop(run_t *r)
     size_t next_submit = 0;
     hsim_event_t ev;
     enum event_source source;
-    while (next_event(r, next_submit, &ev, &source)) {
+    for (;;) {
+        if (r->fail && r->jobs_left == 0)
+            break; /* failures go on for ever: the run ends with its jobs */
+        if (r->parents_left) /* those are submitted when their parents end */
+            while (next_submit < r->n_jobs && r->w->deps->n_parents[next_submit] > 0)
+                next_submit++;
+        if (!next_event(r, next_submit, &ev, &source))
+            break;
         int rc;
         r->stats.events++;
         r->now = ev.time;
@@ -1167,8 +1557,16 @@ static int loop(run_t *r)
             rc = submit_job(r, ev.job);
         } else if (source == FROM_HEAP) {
             hsim_heap_pop(&r->heap, &ev);
+            if (r->fail && stale(r, &ev)) {
+                r->stats.events--;
+                continue;
+            }
             refresh_view(r);
-            rc = ev.kind == HSIM_EV_EXPIRY ? expire_job(r, ev.job) : finish_job(r, ev.job);
+            rc = ev.kind == HSIM_EV_EXPIRY   ? expire_job(r, ev.job)
+                 : ev.kind == HSIM_EV_SUBMIT ? submit_dependent(r, ev.job)
+                 : ev.kind == HSIM_EV_FAIL   ? fail_node(r, ev.job)
+                 : ev.kind == HSIM_EV_REPAIR ? repair_node(r, ev.job)
+                                             : finish_job(r, ev.job);
         } else {
             hsim_reserved_remove(&r->reservations, ev.job);
             if (r->resv_at)
@@ -1211,6 +1609,8 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
         hsim_free(r.stats.node_jobs);
         hsim_free(r.stats.held);
         hsim_free(r.stats.ranges);
+        hsim_free(r.stats.starts);
+        hsim_free(r.stats.lost);
     }
     return rc;
 }

@@ -14,6 +14,8 @@
 #include "../predictor/predictor.h"
 #include "../workloads/workload.h"
 
+struct hsim_failures;
+
 typedef enum hsim_job_fate {
     HSIM_FATE_PENDING = 0,  /* not yet submitted, or never started */
     HSIM_FATE_RAN = 1,      /* ran to completion */
@@ -29,7 +31,16 @@ typedef struct hsim_outcome {
                            processor pool */
     int32_t nodes;      /* nodes it ran on, 0 on a processor pool */
     float speed;        /* speed of its allocation (1 = reference) */
+    hsim_time_t submit_shift; /* when it was submitted minus its trace
+                           submit: 0 unless it waited for parents (deps.h);
+                           see hsim_outcome_submit() */
 } hsim_outcome_t;
+
+/* When job j, whose outcome is o, was submitted (entered the queue). */
+static inline hsim_time_t hsim_outcome_submit(const hsim_job_t *j, const hsim_outcome_t *o)
+{
+    return j->submit + o->submit_shift;
+}
 
 /* On a cluster of nodes, what one job held (all 0 when it never ran).
    Apart from hsim_outcome_t, which a pool's replay keeps small. */
@@ -66,6 +77,8 @@ typedef struct hsim_run_config {
     const hsim_cluster_spec_t *cluster;  /* NULL: a pool of capacity processors */
     const hsim_placement_t *placement;   /* with cluster: where jobs run */
     hsim_spread_t spread;                /* with cluster: pack or spread */
+    const struct hsim_failures *failures;/* with cluster: nodes that fail
+                                            (failures.h); NULL: none */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {
@@ -87,6 +100,17 @@ typedef struct hsim_run_stats {
     char *ranges;          /* the jobs' node ranges, each ended by a NUL
                               (see hsim_held_t); caller frees */
     size_t n_ranges, cap_ranges; /* bytes used, allocated */
+    /* With failures (cfg->failures): */
+    int32_t *starts;       /* [jobs] times each job started; caller frees */
+    hsim_time_t *lost;     /* [jobs] time each job ran in attempts a failure
+                              cut short, less the work a checkpoint kept;
+                              caller frees */
+    uint64_t failures;     /* node failures during the run */
+    uint64_t jobs_hit;     /* jobs that a failure stopped at least once */
+    double lost_core_s;    /* sum of lost x cores held, core-seconds */
+    double down_node_s;    /* node-seconds down, from the first submission
+                              to the last end */
+    double availability;   /* 1 - down_node_s / (nodes x that span), 0..1 */
 } hsim_run_stats_t;
 
 /*

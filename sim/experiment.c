@@ -4,7 +4,9 @@
 #include "experiment.h"
 
 #include "report.h"
+#include "failures.h"
 #include "spec.h"
+#include "workflows.h"
 #include "../plots/chart.h"
 #include "../workloads/swf.h"
 
@@ -22,6 +24,14 @@ typedef struct experiment {
     int has_cluster;
     hsim_report_t summary;        /* summary.csv */
     hsim_report_t classes;        /* classes.csv */
+    hsim_report_t workflows;      /* workflows.csv, when jobs depend on
+                                     others (f NULL otherwise) */
+    hsim_outage_t *outages[HSIM_MAX_FAILURE_MODELS]; /* each [failures]'s
+                                     trace, NULL for a model */
+    size_t n_outages[HSIM_MAX_FAILURE_MODELS];
+    int32_t fail_type[HSIM_MAX_FAILURE_MODELS]; /* its node type, -1 all */
+    int failures;                 /* some policy has failures: the summary's
+                                     failure columns */
     double (*fig)[HSIM_MAX_POLICIES]; /* [FIG_*][policy]: the chart's figures */
     size_t n_done;                /* policies run so far */
 } experiment_t;
@@ -125,8 +135,8 @@ static void write_classes(const experiment_t *x, const char *policy, const hsim_
             const hsim_outcome_t *o = &out[i];
             if (w->jobs[i].job_class != (int32_t)k || o->start < 0)
                 continue;
-            jct += (double)(o->end - w->jobs[i].submit) / HSIM_SECOND;
-            wait += (double)(o->start - w->jobs[i].submit) / HSIM_SECOND;
+            jct += (double)(o->end - hsim_outcome_submit(&w->jobs[i], o)) / HSIM_SECOND;
+            wait += (double)(o->start - hsim_outcome_submit(&w->jobs[i], o)) / HSIM_SECOND;
             n++;
         }
         fprintf(x->classes.f, "%s,", policy);
@@ -153,6 +163,8 @@ static void summary_header(const experiment_t *x)
         }
     }
     fputs(",expiries", x->summary.f); /* last: the cluster columns vary */
+    if (x->failures) /* extensions come after it */
+        fputs(",failures,jobs_hit,work_lost_core_h,availability", x->summary.f);
     fputc('\n', x->summary.f);
 }
 
@@ -169,6 +181,7 @@ typedef struct replay {
                                      pool's lock when there is a pool) */
     double gpu_util;              /* every GPU's utilization, 0..1, for the
                                      table; NaN off a cluster with GPUs */
+    hsim_failures_t failures;     /* with the policy's failures = NAME */
 } replay_t;
 
 static void replay_run(replay_t *r)
@@ -187,6 +200,23 @@ static void replay_run(replay_t *r)
         .placement = pc->placement,
         .spread = pc->spread,
     };
+    if (pc->failures) {
+        int k = pc->failures - 1;
+        const hsim_failures_config_t *fc = &x->c->failures[k];
+        r->failures = (hsim_failures_t){
+            .dist = fc->dist,
+            .mtbf = (hsim_time_t)llround(fc->mtbf_s * HSIM_SECOND),
+            .mttr = (hsim_time_t)llround(fc->mttr_s * HSIM_SECOND),
+            .shape = fc->shape,
+            .seed = x->c->seed,
+            .type = x->fail_type[k],
+            .trace = x->outages[k],
+            .n_trace = x->n_outages[k],
+            .on_failure = pc->on_failure,
+            .restart_cost = (hsim_time_t)llround(pc->restart_cost_s * HSIM_SECOND),
+        };
+        cfg.failures = &r->failures;
+    }
     memset(&r->st, 0, sizeof r->st);
     r->out = hsim_calloc(x->w.n_jobs, sizeof *r->out);
     r->rc = r->out ? hsim_engine_run(&x->w, &cfg, r->out, &r->st, &r->err) : HSIM_ENOMEM;
@@ -200,6 +230,10 @@ static void replay_free(replay_t *r)
     hsim_free(r->st.node_jobs);
     hsim_free(r->st.ranges);
     hsim_free(r->st.held);
+    hsim_free(r->st.starts);
+    hsim_free(r->st.lost);
+    r->st.starts = NULL;
+    r->st.lost = NULL;
     r->out = NULL;
     r->st.node_busy = NULL;
     r->st.node_jobs = NULL;
@@ -296,8 +330,8 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
     snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);
     if ((rc = hsim_mkdirs(dir, e)) == 0) {
         snprintf(path, sizeof path, "%s/jobs.csv", dir);
-        rc = hsim_report_jobs(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
-                              r->st.ranges, e);
+        rc = hsim_report_jobs_failures(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
+                                       r->st.ranges, r->st.starts, r->st.lost, e);
     }
     if (rc == 0 && x->has_cluster) {
         snprintf(path, sizeof path, "%s/nodes.csv", dir);
@@ -325,8 +359,18 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         x->fig[FIG_BSLD][x->n_done] = s->bsld.avg;
         x->fig[FIG_UTIL_PCT][x->n_done] = 100 * s->utilization;
         x->n_done++;
-        fprintf(x->summary.f, ",%llu\n", (unsigned long long)r->st.expiries);
+        fprintf(x->summary.f, ",%llu", (unsigned long long)r->st.expiries);
+        if (x->failures) {
+            int on = r->st.starts != NULL; /* else nothing fails */
+            fprintf(x->summary.f, ",%llu,%llu", (unsigned long long)r->st.failures,
+                    (unsigned long long)r->st.jobs_hit);
+            hsim_report_figure(x->summary.f, 3, on ? r->st.lost_core_s / 3600 : 0);
+            hsim_report_figure(x->summary.f, 6, on ? r->st.availability : 1);
+        }
+        fputc('\n', x->summary.f);
         write_classes(x, pc->name, r->out);
+        if (x->workflows.f)
+            rc = hsim_workflows_write(x->workflows.f, pc->name, &x->w, r->out);
     }
     return rc;
 }
@@ -371,6 +415,32 @@ static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsi
     return rc;
 }
 
+/* The failure traces, read once for every policy, and the node types
+   that fail.  0, HSIM_EINPUT or HSIM_ENOMEM. */
+static int load_failures(experiment_t *x, hsim_err_t *e)
+{
+    const hsim_config_t *c = x->c;
+    for (size_t k = 0; k < c->n_policies; k++)
+        x->failures |= c->policies[k].failures != 0;
+    for (size_t i = 0; i < c->n_failures; i++) {
+        const hsim_failures_config_t *fc = &c->failures[i];
+        x->fail_type[i] = -1;
+        for (size_t t = 0; fc->nodes[0] && t < x->cluster.n_types; t++)
+            if (!strcmp(x->cluster.types[t].name, fc->nodes))
+                x->fail_type[i] = (int32_t)t;
+        if (!fc->trace[0])
+            continue;
+        int32_t nodes = x->cluster.n_nodes > INT32_MAX ? INT32_MAX : (int32_t)x->cluster.n_nodes;
+        int rc = hsim_failures_read(fc->trace, nodes, &x->outages[i], &x->n_outages[i], e);
+        if (rc == HSIM_EIO)
+            return hsim_errf(e, HSIM_EINPUT, "%s:%d: [failures %s] cannot read its trace: %s",
+                             c->path, fc->lines[HSIM_FAILURES_TRACE], fc->name, e->msg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int prepare(experiment_t *x, hsim_err_t *e)
 {
     const hsim_config_t *c = x->c;
@@ -388,6 +458,10 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         x->capacity = x->cluster.total_cores > INT32_MAX ? INT32_MAX
                                                          : (int32_t)x->cluster.total_cores;
     }
+    if ((rc = hsim_experiment_dependencies(c, &x->w, e)))
+        return rc;
+    if ((rc = load_failures(x, e)))
+        return rc;
     if ((rc = hsim_experiment_check_meaning(c, &x->w, stderr, e)))
         return rc;
     x->fig = hsim_calloc(FIGS, sizeof *x->fig);
@@ -413,6 +487,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     snprintf(dir, sizeof dir, "%s/%s", c->output, c->name);
     snprintf(spath, sizeof spath, "%s/summary.csv", dir);
     snprintf(cpath, sizeof cpath, "%s/classes.csv", dir);
+    char wpath[HSIM_PATH_MAX * 2 + 16]; /* the report keeps it until closed */
+    snprintf(wpath, sizeof wpath, "%s/workflows.csv", dir);
     int rc = prepare(&x, e);
     if (rc == 0)
         rc = hsim_mkdirs(dir, e);
@@ -430,6 +506,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         rc = hsim_report_open(&x.summary, spath, NULL, e);
     if (rc == 0)
         rc = hsim_report_open(&x.classes, cpath, "policy,class,jobs,avg_jct,avg_wait\n", e);
+    if (rc == 0 && x.w.deps && x.w.deps->n_workflows)
+        rc = hsim_report_open(&x.workflows, wpath, HSIM_WORKFLOWS_HEADER, e);
     if (rc == 0) {
         summary_header(&x);
         if (!o->quiet) {
@@ -454,14 +532,20 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     if (rc) {
         hsim_report_discard(&x.summary);
         hsim_report_discard(&x.classes);
+        hsim_report_discard(&x.workflows);
     } else {
         hsim_err_t later = {{0}};
         rc = hsim_report_close(&x.summary, e);
         int rc3 = hsim_report_close(&x.classes, rc ? &later : e);
         if (!rc)
             rc = rc3;
+        rc3 = hsim_report_close(&x.workflows, rc ? &later : e);
+        if (!rc)
+            rc = rc3;
     }
     hsim_free(x.fig);
+    for (size_t i = 0; i < HSIM_MAX_FAILURE_MODELS; i++)
+        hsim_free(x.outages[i]);
     if (x.has_cluster)
         hsim_cluster_free(&x.cluster);
     hsim_spec_free(&x.spec);

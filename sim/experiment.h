@@ -45,6 +45,13 @@ int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e);
 int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
                          int32_t *capacity, hsim_err_t *e);
 
+/* Resolves the dependencies of w (deps.h): SWF fields 17 and 18 unless
+   dependencies_from_swf is off, the file of [workload] dependencies, a
+   generator's workflows.  Jobs whose parent was rejected are rejected.
+   Call it after every other rejection.  0, HSIM_EINPUT, HSIM_EIO or
+   HSIM_ENOMEM. */
+int hsim_experiment_dependencies(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *e);
+
 /* One reason for rejections, digits aside ("needs 9 GPUs" and "needs 12
    GPUs" are one reason): how many rejections give it, and the first of
    them (an index into w->rejected), whose text stands for all. */

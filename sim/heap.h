@@ -16,6 +16,8 @@ typedef enum hsim_event_kind {
     HSIM_EV_SUBMIT = 1,  /* a job arrives */
     HSIM_EV_END = 2,     /* a job terminates */
     HSIM_EV_START = 3,   /* a reserved start time comes */
+    HSIM_EV_REPAIR = 4,  /* a failed node is up again (job = the node) */
+    HSIM_EV_FAIL = 5,    /* a node fails (job = the node) */
 } hsim_event_kind_t;
 
 typedef struct hsim_event {

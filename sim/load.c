@@ -169,6 +169,9 @@ static int generate(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
             p.share[k] = c->share[k];
         rc = hsim_gen_mix(&p, c->seed, w, &ge);
     }
+    if (rc == 0 && c->workflow != HSIM_WORKFLOW_NONE)
+        rc = hsim_gen_workflows(w, c->workflow, c->workflow_width, c->workflow_depth, c->seed,
+                                &ge);
     if (rc == HSIM_ENOMEM)
         return rc; /* the caller says so */
     if (rc)
@@ -250,6 +253,7 @@ static int unreadable(const hsim_config_t *c, hsim_err_t *e)
         {c->trace, "trace", c->trace_line, c->trace_relative},
         {c->throughputs, "throughputs", c->throughputs_line, c->throughputs_relative},
         {c->alibaba_nodes, "node list", c->alibaba_nodes_line, c->alibaba_nodes_relative},
+        {c->dependencies, "dependencies", c->dependencies_line, c->dependencies_relative},
     };
     const hsim_err_t was = *e;
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
@@ -329,7 +333,8 @@ static int check_models(const hsim_config_t *c, hsim_err_t *e)
 
 int hsim_experiment_check_inputs(const hsim_config_t *c, hsim_err_t *e)
 {
-    const char *files[] = {c->throughputs, c->trace, c->alibaba_nodes}; /* as loaded */
+    const char *files[] = {c->throughputs, c->trace, c->alibaba_nodes, /* as loaded */
+                           c->dependencies};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i][0] && probe(files[i], e))
             return unreadable(c, e);
@@ -383,6 +388,17 @@ int hsim_experiment_load(const hsim_config_t *c, hsim_workload_t *w,
     if (rc)
         hsim_workload_free(w);
     return rc;
+}
+
+int hsim_experiment_dependencies(const hsim_config_t *c, hsim_workload_t *w, hsim_err_t *e)
+{
+    hsim_deps_options_t o = {
+        .from_swf = c->dependencies_from_swf && (!strcmp(c->format, "swf") ||
+                                                 !strcmp(c->format, "csv")),
+        .path = c->dependencies,
+    };
+    int rc = hsim_deps_resolve(w, &o, e);
+    return rc == HSIM_EIO ? unreadable(c, e) : rc;
 }
 
 /* A rejection's reason with every run of digits as '#': one key for

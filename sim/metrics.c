@@ -152,13 +152,14 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
         const hsim_outcome_t *o = &out[i];
         if (o->start < 0)
             continue;
-        if (j->submit < first)
-            first = j->submit;
+        hsim_time_t submit = hsim_outcome_submit(j, o);
+        if (submit < first)
+            first = submit;
         if (o->end > last)
             last = o->end;
-        wait[k] = (double)(o->start - j->submit) / HSIM_SECOND;
-        tat[k] = (double)(o->end - j->submit) / HSIM_SECOND;
-        bsld[k] = hsim_bsld(j->submit, o->start, o->end);
+        wait[k] = (double)(o->start - submit) / HSIM_SECOND;
+        tat[k] = (double)(o->end - submit) / HSIM_SECOND;
+        bsld[k] = hsim_bsld(submit, o->start, o->end);
         key[k] = (uint32_t)j->user ^ 0x80000000u; /* in the order of the ids */
         area += (double)(o->end - o->start) / HSIM_SECOND * j->procs;
         s->killed += o->fate == HSIM_FATE_KILLED;

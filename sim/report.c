@@ -121,13 +121,23 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, const hsim_held_t *held,
                      const char *ranges, hsim_err_t *e)
 {
+    return hsim_report_jobs_failures(path, w, out, held, ranges, NULL, NULL, e);
+}
+
+int hsim_report_jobs_failures(const char *path, const hsim_workload_t *w,
+                              const hsim_outcome_t *out, const hsim_held_t *held,
+                              const char *ranges, const int32_t *starts,
+                              const hsim_time_t *lost, hsim_err_t *e)
+{
     hsim_report_t r;
-    /* the trace's own job ids, last: after the nodes on a cluster */
+    /* the trace's own job ids, last: after the nodes on a cluster; then,
+       with failures, what they cost */
     int names = hsim_workload_has_names(w);
-    char header[160];
+    char header[192];
     snprintf(header, sizeof header, "job_id,submit,start,end,procs,wait,run,estimate,bsld,"
-                                    "user,state%s%s\n",
-             held ? ",cores,mem_mb,gpus,fpgas,nodes" : "", names ? ",trace_id" : "");
+                                    "user,state%s%s%s\n",
+             held ? ",cores,mem_mb,gpus,fpgas,nodes" : "", names ? ",trace_id" : "",
+             starts ? ",starts,lost_s" : "");
     if (hsim_report_open(&r, path, header, e))
         return HSIM_EIO;
     char row[512];
@@ -137,7 +147,8 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         char *p = row;
         p = put_int(p, j->id);
         *p++ = ',';
-        p = put_time(p, j->submit);
+        hsim_time_t submit = hsim_outcome_submit(j, o);
+        p = put_time(p, submit);
         *p++ = ',';
         p = put_time(p, o->start);
         *p++ = ',';
@@ -145,13 +156,13 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         *p++ = ',';
         p = put_int(p, j->procs);
         *p++ = ',';
-        p = put_time(p, o->start - j->submit);
+        p = put_time(p, o->start - submit);
         *p++ = ',';
         p = put_time(p, o->end - o->start);
         *p++ = ',';
         p = put_time(p, j->estimate);
         *p++ = ',';
-        p = put_fixed4(p, hsim_bsld(j->submit, o->start, o->end));
+        p = put_fixed4(p, hsim_bsld(submit, o->start, o->end));
         *p++ = ',';
         p = put_int(p, j->user);
         const char *state = o->fate == HSIM_FATE_KILLED ? ",killed" : ",ran";
@@ -184,6 +195,10 @@ int hsim_report_jobs(const char *path, const hsim_workload_t *w,
         if (names) {
             fputc(',', r.f);
             hsim_report_csv_field(r.f, hsim_workload_job_name(w, j->name));
+        }
+        if (starts) {
+            char t[32];
+            fprintf(r.f, ",%d,%s", starts[i], hsim_format_time(t, sizeof t, lost[i]));
         }
         fputc('\n', r.f);
     }

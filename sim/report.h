@@ -38,6 +38,13 @@ void hsim_report_discard(hsim_report_t *r);
 int hsim_report_jobs(const char *path, const hsim_workload_t *w,
                      const hsim_outcome_t *out, const hsim_held_t *held,
                      const char *ranges, hsim_err_t *e);
+/* The same with failures (starts and lost not NULL: hsim_run_stats_t's):
+   two more columns at the end, starts,lost_s: how many times each job
+   started, and the time its stopped attempts lost. */
+int hsim_report_jobs_failures(const char *path, const hsim_workload_t *w,
+                              const hsim_outcome_t *out, const hsim_held_t *held,
+                              const char *ranges, const int32_t *starts,
+                              const hsim_time_t *lost, hsim_err_t *e);
 /* rejected.csv: job_id,line,reason */
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e);
 /* Writes s as one CSV field: quoted, its quotes doubled, when it holds a

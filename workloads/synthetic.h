@@ -277,6 +277,8 @@ enum hsim_stream_tag {
     HSIM_STREAM_DL = 2,           /* hsim_gen_dl()'s */
     HSIM_STREAM_MIX = 3,          /* hsim_gen_mix()'s */
     HSIM_STREAM_ACCELERATORS = 4, /* SWF jobs made GPU or FPGA jobs */
+    HSIM_STREAM_WORKFLOWS = 5,    /* hsim_gen_workflows()'s random DAGs */
+    HSIM_STREAM_FAILURES = 6,     /* node failures and repairs (sim/failures.c) */
 };
 
 /* One mt19937 stream seeded from (seed, tag) as the generators' streams are

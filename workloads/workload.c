@@ -3,6 +3,8 @@
  */
 #include "workload.h"
 
+#include "deps.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,8 @@ void hsim_workload_free(hsim_workload_t *w)
     hsim_free(w->jobs);
     hsim_free(w->rejected);
     hsim_free(w->names);
+    hsim_free(w->dep_edges);
+    hsim_deps_free(w->deps);
     hsim_workload_init(w);
 }
 

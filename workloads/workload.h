@@ -65,6 +65,11 @@ typedef struct hsim_workload {
     char *names;                  /* the trace's job ids, NUL-terminated one
                                      after another (hsim_job_t.name) */
     size_t names_len, cap_names;
+    struct hsim_dep_edge *dep_edges; /* a generator's edges, by job number,
+                                     until hsim_deps_resolve() (deps.h) */
+    size_t n_dep_edges, cap_dep_edges;
+    struct hsim_deps *deps;       /* the resolved dependencies; NULL when no
+                                     job waits for another */
 } hsim_workload_t;
 
 /* Cleaning rules applied to raw SWF jobs (DESIGN.md, docs/workloads.md). */
