@@ -1038,6 +1038,9 @@ static void test_alibaba_nodes(void)
         {"sn,cpu_milli,memory_mib,model\nn1,1000,1,T4\n",
          ":1: expected a header with column 'gpu'"},
         {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,8\n", ":2: expected 5 fields, found 4"},
+        /* a header alone made a cluster of no nodes (an assertion failed) */
+        {"sn,cpu_milli,memory_mib,gpu,model\n", "x.csv:1: no nodes"},
+        {"sn,cpu_milli,memory_mib,gpu,model\n\n\n", "x.csv:1: no nodes"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tmp_file_t f;
