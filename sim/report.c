@@ -20,7 +20,15 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
             if (mkdir(buf, 0777)) {
                 int err = errno; /* EEXIST is fine for a folder, not a file */
                 struct stat st;
-                if (err != EEXIST || stat(buf, &st) || !S_ISDIR(st.st_mode))
+                int stat_err = err == EEXIST && stat(buf, &st) ? errno : 0;
+                int bad = err != EEXIST || stat_err || !S_ISDIR(st.st_mode);
+                /* a link that leads round to itself (EEXIST from mkdir,
+                   ELOOP from stat; or ELOOP on the way) is no file in
+                   the way: say what it is */
+                if (err == ELOOP || stat_err == ELOOP)
+                    return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: a symbolic-link "
+                                     "loop (%s)", buf, strerror(ELOOP));
+                if (bad)
                     return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: %s", buf,
                                      err == EEXIST ? "a file is in the way, not a folder"
                                                    : strerror(err));

@@ -278,6 +278,55 @@ static int shape_of(hwloc_topology_t t, int memory_known, hsim_node_shape_t *s)
     return 0;
 }
 
+/* The first line of the file path that holds needle, 0 when none does (or
+   the file cannot be read again).  O(size of the file). */
+static long long line_of(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char buf[4096];
+    long long line = 1, found = 0;
+    while (!found && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, needle))
+            found = line;
+        line += strchr(buf, '\n') != NULL; /* a longer line goes on */
+    }
+    fclose(f);
+    return found;
+}
+
+/* hwloc reads an XML attribute local_memory="-1" with strtoull(), as 2^64 - 1
+   bytes: a NUMA node of 16 EiB, reported as 17,592,186,044,415 MiB.  Every
+   NUMA node's memory must be below 2^63 bytes, and their sum too.  0, or
+   HSIM_EINPUT naming the file and, when found, the line. */
+static int check_numa_memory(hwloc_topology_t t, const char *where, const char *path,
+                             hsim_err_t *e)
+{
+    hwloc_uint64_t sum = 0;
+    hwloc_obj_t o = NULL;
+    while ((o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, o))) {
+        hwloc_uint64_t m = o->attr ? o->attr->numanode.local_memory : 0;
+        if (m > (hwloc_uint64_t)INT64_MAX) {
+            long long line = line_of(path, "local_memory=\"-");
+            char at[32] = "";
+            if (line > 0)
+                snprintf(at, sizeof at, ":%lld", line);
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s: topology file '%s'%s: local_memory of NUMA node %u: expected "
+                             "a size in bytes, found a negative one (%lld)",
+                             where, path, at, o->os_index, (long long)m);
+        }
+        sum += m;
+        if (sum > (hwloc_uint64_t)INT64_MAX)
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s: topology file '%s': the NUMA nodes' local_memory sums to more "
+                             "than 2^63 bytes: expected a node's memory",
+                             where, path);
+    }
+    return 0;
+}
+
 /* base_dir/file, or file itself when it is absolute or base_dir is empty.
    The caller frees the result with hsim_free(); NULL when out of memory. */
 static char *resolve_path(const char *base_dir, const char *file)
@@ -452,6 +501,8 @@ int hsim_topology_load(const char *spec, const char *base_dir, const char *where
                                "%s: synthetic topology '%s': expected a description hwloc can "
                                "build, found one it cannot (hwloc: %s)",
                                where, arg, strerror(err));
+        } else if (is_xml && (rc = check_numa_memory(t, where, path, e))) {
+            /* said */
         } else if (shape_of(t, is_xml || strstr(arg, "memory=") != NULL, out) < 0) {
             rc = hsim_errf(e, HSIM_EINPUT,
                            "%s: topology '%s': expected at least one processing unit, found none",

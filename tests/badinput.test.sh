@@ -31,4 +31,58 @@ for format in swf alibaba lublin; do
   check "format $format, an empty node list: names the list" has_err "empty-nodes.csv:1: no nodes"
 done
 
+# ---- issue 44, item 3 ----
+good() { # good NAME TRACE [OUTPUT]: an SWF experiment on 64 processors
+  printf '[experiment]\nname = %s\noutput = %s\n[workload]\npath = %s\n[cluster]\nprocessors = 64\n[policy a]\n' \
+    "$1" "${3:-out}" "$2" >"$1.ini"
+}
+
+# a trace that is a named pipe no program writes: hsim waited for ever; it
+# now waits 10 s for a writer, then says so (and a pipe that has one is
+# read, as before: cli.test.sh)
+mkfifo nobody.swf
+good fifo nobody.swf
+timeout 60 "$hsim" -q fifo.ini >out.txt 2>err.txt
+rc=$?
+check "a named pipe with no writer: no hang, exits 2" test $rc -eq 2
+check "a named pipe with no writer: says so" \
+  has_err "fifo.ini:5: cannot read trace './nobody.swf': a named pipe that no program writes"
+good late late.swf
+(sleep 2; cat t.swf >late.swf) &
+mkfifo late.swf
+timeout 60 "$hsim" -q late.ini >out.txt 2>err.txt
+rc=$?
+wait
+check "a named pipe whose writer comes 2 s late: read, exits 0" test $rc -eq 0
+check "a named pipe whose writer comes 2 s late: its results" test -s out/late/a/jobs.csv
+
+# an output folder through a loop of symbolic links: "a file is in the
+# way" it said; it is a loop
+ln -s loop-b loop-a
+ln -s loop-a loop-b
+good loop1 t.swf loop-a
+run -q loop1.ini
+check "output through a link loop: exits 1" test $rc -eq 1
+check "output through a link loop: says loop" has_err "loop-a: cannot create folder: a symbolic-link loop"
+good loop2 t.swf loop-a/deeper
+run -q loop2.ini
+check "output under a link loop: exits 1" test $rc -eq 1
+check "output under a link loop: says loop" has_err "cannot create folder: a symbolic-link loop"
+
+# a negative local_memory in a topology: read as 17,592,186,044,415 MiB per node
+sed '0,/local_memory="[0-9]*"/s//local_memory="-1"/' "$repo/traces/topologies/cpu-node.xml" >neg.xml
+printf '[experiment]\noutput = out\n[workload]\npath = t.swf\n[nodes cpu]\ntopology = xml:neg.xml\n[policy a]\n' >neg.ini
+run -q neg.ini
+check "negative local_memory: exits 2" test $rc -eq 2
+check "negative local_memory: names the file and line" \
+  has_err "neg.xml':9: local_memory of NUMA node 0: expected a size in bytes, found a negative one (-1)"
+
+# an ElasticFlow job_id given twice: the job ran twice without a word
+printf 'job_id,submission_time,duration,num_gpu\na,0,10,1\nb,5,10,1\na,9,10,1\n' >twice.csv
+printf '[experiment]\noutput = out\n[workload]\nformat = elasticflow\npath = twice.csv\n[nodes gpu]\ncores = 8\ngpus = 8\n[policy a]\n' >twice.ini
+run -q twice.ini
+check "an ElasticFlow job_id twice: exits 2" test $rc -eq 2
+check "an ElasticFlow job_id twice: file and line" \
+  has_err "twice.csv:4: field 1 (job_id): 'a' again (first at line 2)"
+
 test_finish

@@ -397,6 +397,44 @@ static void test_bad_files(void)
     tmp_done(&t);
 }
 
+/* cpu-node.xml with its first NUMA node's local_memory="137438953472"
+   given as value, written as name in t. */
+static void write_numa_memory(tmp_t *t, const char *name, const char *value)
+{
+    FILE *f = fopen(TOPO_DIR "/cpu-node.xml", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char text[1 << 16], out[(1 << 16) + 64];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *old = "local_memory=\"137438953472\"";
+    char *at = strstr(text, old);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    snprintf(out, sizeof out, "%.*slocal_memory=\"%s\"%s", (int)(at - text), text, value,
+             at + strlen(old));
+    tmp_write(t, name, out);
+}
+
+/* A negative local_memory was read as 2^64 - 1 bytes: 17,592,186,044,415
+   MiB per node, without a word.  It is an error naming the file and the
+   line; a large one that is no wrapped negative still loads. */
+static void test_negative_memory(void)
+{
+    tmp_t t = {hsim_test_tmpdir("topology"), {{0}}, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t.dir);
+    write_numa_memory(&t, "neg.xml", "-1");
+    write_numa_memory(&t, "neg5.xml", "-5");
+    write_numa_memory(&t, "big.xml", "1099511627776000");
+    expect_input_error("xml:neg.xml", t.dir, "neg.xml':9: local_memory of NUMA node 0: "
+                                             "expected a size in bytes, found a negative one (-1)");
+    expect_input_error("xml:neg5.xml", t.dir, "found a negative one (-5)");
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_topology_load("xml:big.xml", t.dir, WHERE, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.memory_mb, 1048576000 + 131072); /* 1000 TiB + the other node */
+    tmp_done(&t);
+}
+
 /* An allocation failure is reported, and nothing leaks (the harness checks). */
 static void test_out_of_memory(void)
 {
@@ -432,6 +470,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_card_limits);
     HSIM_TEST(s, test_bad_specs);
     HSIM_TEST(s, test_bad_files);
+    HSIM_TEST(s, test_negative_memory);
     HSIM_TEST(s, test_out_of_memory);
     HSIM_TEST(s, test_repeatable);
 }
