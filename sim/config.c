@@ -148,15 +148,19 @@ static int name_refused(parse_t *p, const char *what, const char *name, const ch
 }
 
 /* Reports a policy name that is the name of one of the experiment's own
-   files, or of the .part file it is written to, which its results folder
+   files, of the <file>.<pid>.part file it is written to, or of the
+   folder's lock file (HSIM_LOCK_NAME), which its results folder
    would take the place of; 1 when it did. */
 static int file_name_refused(parse_t *p, const char *name)
 {
     static const char *const files[] = {"summary.csv", "classes.csv", "rejected.csv",
-                                        "cluster.csv", "summary.png"};
+                                        "cluster.csv", "summary.png", HSIM_LOCK_NAME};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        size_t n = strlen(files[i]);
-        if (!strncmp(name, files[i], n) && (!name[n] || !strcmp(name + n, ".part"))) {
+        size_t n = strlen(files[i]), digits = 0;
+        if (name[n] == '.') /* <file>.<pid>.part */
+            digits = strspn(name + n + 1, "0123456789");
+        if (!strncmp(name, files[i], n) &&
+            (!name[n] || (digits && !strcmp(name + n + 1 + digits, ".part")))) {
             fail(p, "policy name '%s': the experiment writes a file of that name beside "
                     "its policies' folders", name);
             return 1;

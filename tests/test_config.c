@@ -345,9 +345,10 @@ static void test_bad_policy_name(void)
     expect_error_at(VALID_HEAD "[policy a/b]\n", 6, "policy name", "a/b", NULL);
     expect_error_at(VALID_HEAD "\n[policy ..]\n", 7, "policy name", NULL, NULL);
     expect_error_at(VALID_HEAD "[policy two words]\n", 6, "policy name", NULL, NULL);
-    /* the experiment's own files, and the .part files they are written to */
+    /* the experiment's own files, the .<pid>.part files they are written
+       to, and the folder's lock file */
     const char *files[] = {"summary.csv", "classes.csv", "rejected.csv", "cluster.csv",
-                           "summary.png", "rejected.csv.part"};
+                           "summary.png", "rejected.csv.4711.part", ".hsim.lock"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char text[256];
         snprintf(text, sizeof text, VALID_HEAD "[policy %s]\n", files[i]);
@@ -356,7 +357,9 @@ static void test_bad_policy_name(void)
     /* names that only begin or end like them are folders like any other */
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse(VALID_HEAD "[policy summary.csv2]\n[policy my-summary.csv]\n"
-                                     "[policy summary]\n", "exp/x.ini", &e), 0);
+                                     "[policy summary]\n[policy summary.csv.part]\n"
+                                     "[policy summary.csv.x1.part]\n[policy .hsim]\n",
+                          "exp/x.ini", &e), 0);
 }
 
 /* Names of up to 63 characters; the message says which rule a name breaks. */
