@@ -43,6 +43,7 @@ enum {
     WL_FPGA_SHARE,
     WL_CLASS_BY,
     WL_MAX_JOB_CORES,
+    WL_SWF_EXTRA,
     WL_KEYS
 };
 enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
@@ -58,7 +59,8 @@ static const char *const wl_keys[WL_KEYS] = {
     [WL_SCIENTIFIC] = "scientific",     [WL_DL] = "dl",
     [WL_BIGDATA] = "bigdata",           [WL_GPU_SHARE] = "gpu_share",
     [WL_GPUS_PER_JOB] = "gpus_per_job", [WL_FPGA_SHARE] = "fpga_share",
-    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores"};
+    [WL_CLASS_BY] = "class_by",         [WL_MAX_JOB_CORES] = "max_job_cores",
+    [WL_SWF_EXTRA] = "swf_extra"};
 #define KEY_BIT(k) (1u << (k))
 
 typedef struct parse {
@@ -519,7 +521,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
-                       "gpus_per_job, fpga_share, class_by or max_job_cores", key);
+                       "gpus_per_job, fpga_share, class_by, max_job_cores or swf_extra", key);
     if (!first_time(p, &p->seen_wl, p->wl_lines, k, key))
         return 0;
     double x;
@@ -566,6 +568,10 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
             return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
         c->max_job_cores_line = p->line;
+        return 1;
+    case WL_SWF_EXTRA:
+        if (hsim_swf_extra_parse(v, &c->swf_extra))
+            return fail(p, "swf_extra '%s': expected one of detect, ignore, error", v);
         return 1;
     default: /* WL_CLASS_BY */
         if (!strcmp(v, "none"))
@@ -905,6 +911,7 @@ static const struct {
     {WL_FPGA_SHARE, "swf", 1},
     {WL_CLASS_BY, "swf", 1},
     {WL_MAX_JOB_CORES, "mix", 0},
+    {WL_SWF_EXTRA, "swf", 0},
 };
 
 /* Is format one of the list "a, b, c"? */

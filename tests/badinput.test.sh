@@ -85,4 +85,28 @@ check "an ElasticFlow job_id twice: exits 2" test $rc -eq 2
 check "an ElasticFlow job_id twice: file and line" \
   has_err "twice.csv:4: field 1 (job_id): 'a' again (first at line 2)"
 
+# ---- issue 44, item 6: Alea's extended SWF (MetaCentrum) ----
+# 'expected 18 fields, found 21' at line 1; read by default now, refused
+# with swf_extra = error, and lines of other extra fields read with ignore
+alea=$repo/tests/data/alea-extended.swf
+good alea "$alea"
+run -q alea.ini
+check "Alea's extended SWF: exits 0" test $rc -eq 0
+check "Alea's extended SWF: every job ran" test "$(($(wc -l <out/alea/a/jobs.csv) - 1))" -eq 6
+printf '[experiment]\nname = alea-error\noutput = out\n[workload]\npath = %s\nswf_extra = error\n[cluster]\nprocessors = 64\n[policy a]\n' \
+  "$alea" >alea-error.ini
+run -q alea-error.ini
+check "swf_extra = error: exits 2" test $rc -eq 2
+check "swf_extra = error: file and line" has_err "alea-extended.swf:11: expected 18 fields, found 21"
+sed 's/ -1 -1$/ -1 -1 7 8/' t.swf >numbers.swf
+good numbers numbers.swf
+run -q numbers.ini
+check "two numbers past field 18: exits 2" test $rc -eq 2
+check "two numbers past field 18: says what was expected" \
+  has_err "expected 18 fields, or 21 in Alea's extended SWF"
+sed 's/^swf_extra = error$/swf_extra = ignore/; s#^path = .*#path = numbers.swf#; s/alea-error/numbers-ignored/' \
+  alea-error.ini >ignore.ini
+run -q ignore.ini
+check "two numbers past field 18, swf_extra = ignore: exits 0" test $rc -eq 0
+
 test_finish

@@ -255,6 +255,30 @@ static void test_unknown_key_workload(void)
                     "unknown key 'maxjobs'", "[workload]", NULL);
 }
 
+/* swf_extra: what the SWF reader does with fields past the 18th (default
+   detect: Alea's extended layout); an SWF key only. */
+static void test_swf_extra(void)
+{
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(parse("[workload]\npath = t.swf\n[policy a]\n", "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.swf_extra, HSIM_SWF_EXTRA_DETECT);
+    const char *names[] = {"detect", "ignore", "error"};
+    for (int i = 0; i < 3; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[workload]\npath = t.swf\nswf_extra = %s\n[policy a]\n",
+                 names[i]);
+        CU_ASSERT_EQUAL_FATAL(parse(text, "exp/x.ini", &e), 0);
+        CU_ASSERT_EQUAL(cfg.swf_extra, (hsim_swf_extra_t)i);
+    }
+    expect_error_at("[workload]\npath = t.swf\nswf_extra = skip\n[policy a]\n", 3,
+                    "swf_extra 'skip': expected one of detect, ignore, error", NULL, NULL);
+    expect_error_at("[workload]\nformat = elasticflow\npath = f.csv\nswf_extra = ignore\n"
+                    "[policy a]\n", 4, "swf_extra does not apply to format elasticflow",
+                    "only swf", NULL);
+    expect_error_at("[workload]\npath = t.swf\nswf_extra = ignore\nswf_extra = error\n"
+                    "[policy a]\n", 4, "swf_extra", NULL, NULL);
+}
+
 /* A known [workload] key that the format does not read is an error, not
    ignored without a word. */
 static void test_key_not_read(void)
@@ -658,6 +682,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_unknown_key_experiment);
     HSIM_TEST(m, test_unknown_key_workload);
     HSIM_TEST(m, test_key_not_read);
+    HSIM_TEST(m, test_swf_extra);
     HSIM_TEST(m, test_unknown_key_cluster);
     HSIM_TEST(m, test_unknown_key_policy);
     HSIM_TEST(m, test_duplicate_key);
