@@ -397,22 +397,29 @@ static void test_bad_files(void)
     tmp_done(&t);
 }
 
+/* The file src with its first old replaced by new, written as name in t. */
+static void write_variant(tmp_t *t, const char *name, const char *src, const char *old,
+                          const char *new)
+{
+    FILE *f = fopen(src, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char text[1 << 16], out[(1 << 16) + 256];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *at = strstr(text, old);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, new, at + strlen(old));
+    tmp_write(t, name, out);
+}
+
 /* cpu-node.xml with its first NUMA node's local_memory="137438953472"
    given as value, written as name in t. */
 static void write_numa_memory(tmp_t *t, const char *name, const char *value)
 {
-    FILE *f = fopen(TOPO_DIR "/cpu-node.xml", "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    static char text[1 << 16], out[(1 << 16) + 64];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
-    const char *old = "local_memory=\"137438953472\"";
-    char *at = strstr(text, old);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-    snprintf(out, sizeof out, "%.*slocal_memory=\"%s\"%s", (int)(at - text), text, value,
-             at + strlen(old));
-    tmp_write(t, name, out);
+    char attr[64];
+    snprintf(attr, sizeof attr, "local_memory=\"%s\"", value);
+    write_variant(t, name, TOPO_DIR "/cpu-node.xml", "local_memory=\"137438953472\"", attr);
 }
 
 /* A negative local_memory was read as 2^64 - 1 bytes: 17,592,186,044,415
@@ -428,6 +435,31 @@ static void test_negative_memory(void)
     expect_input_error("xml:neg.xml", t.dir, "neg.xml':9: local_memory of NUMA node 0: "
                                              "expected a size in bytes, found a negative one (-1)");
     expect_input_error("xml:neg5.xml", t.dir, "found a negative one (-5)");
+    /* a core whose cpuset names no PU of its own (fuzz_topology found it):
+       2 cores and 1 PU, which topology.h says cannot be */
+    expect_input_error("xml:core-without-its-pu.xml", HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "expected a processing unit (PU) in every core, found 2 cores and 1 PUs");
+    /* a PU without a cpuset crashed hwloc 2.9 (fuzz_topology found it) */
+    write_variant(&t, "pu.xml", HSIM_SOURCE_DIR "/tests/fuzz/seeds/topology/small-gpu.xml",
+                  "<object type=\"PU\" os_index=\"1\" cpuset=",
+                  "<object type=\"PU\" os_index=\"1\" Jpuset=");
+    expect_input_error("xml:pu.xml", t.dir,
+                       "pu.xml':11: an object of type PU without a cpuset attribute");
+    expect_input_error("xml:pu-without-cpuset.xml", HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "without a complete_nodeset attribute");
+    expect_input_error("xml:machine-without-complete-cpuset.xml",
+                       HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':4: an object of type Machine without a complete_cpuset attribute");
+    expect_input_error("xml:numa-node-without-complete-nodeset.xml",
+                       HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':6: an object of type NUMANode without a complete_nodeset attribute");
+    /* a PU without its number: hwloc took it as 2^32 - 1 (seconds, 512 MiB) */
+    expect_input_error("xml:pu-without-os-index.xml", HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':284: an object of type PU without an os_index from 0 to 1048575");
+    /* a bitmap hwloc cannot read: an assertion failed in hwloc 2.9 */
+    expect_input_error("xml:bitmap-starting-with-a-comma.xml",
+                       HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':8: attribute cpuset: expected a bitmap such as");
     hsim_node_shape_t s;
     hsim_err_t e = {{0}};
     CU_ASSERT_EQUAL(hsim_topology_load("xml:big.xml", t.dir, WHERE, &s, &e), 0);
