@@ -395,7 +395,9 @@ int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e)
         part[0] = '\0';
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return 0; /* a link, a device, a pipe: a rename would replace it */
-    if ((size_t)snprintf(part, size, "%s.part", path) >= size)
+    /* the process id: two runs (or hsim gen) writing one path never
+       share a temporary file, whatever the locks */
+    if ((size_t)snprintf(part, size, "%s.%ld.part", path, (long)getpid()) >= size)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: path too long", path);
     part_track(part, 1);
     return 0;

@@ -137,19 +137,24 @@ int hsim_ends_with(const char *s, const char *suffix);
 size_t hsim_bom_len(const char *s, size_t len);
 
 /*
- * An output file is written under a temporary name, <path>.part, and takes
- * its own name only when it is whole: a run that is stopped (Ctrl-C, a full
+ * An output file is written under a temporary name, <path>.<pid>.part (the
+ * process id: two processes never write one temporary file), and takes its
+ * own name only when it is whole: a run that is stopped (Ctrl-C, a full
  * disk, a crash) leaves no cut-off jobs.csv, chart or trace that a script
  * could take for a complete one.  A failed write removes its .part file,
  * and so does a stopping signal (hsim_part_remove_on_signals()); a crash
- * leaves them, and the next run overwrites them.  That is for a new path or
+ * leaves them, and the next run of the experiment removes them
+ * (hsim_results_lock()).  That is for a new path or
  * a regular file only: a symbolic link, a device or a pipe (/dev/stdout) is
  * written in place, as a rename would replace it (as root, even /dev/stdout
  * itself).
  */
-#define HSIM_PART_PATH_MAX 4200 /* an output path and ".part" */
+#define HSIM_PART_PATH_MAX 4224 /* an output path and ".<pid>.part" */
+/* The lock file of a results folder (see hsim_results_lock() in report.h):
+   no policy may take its name. */
+#define HSIM_LOCK_NAME ".hsim.lock"
 
-/* The file to write for path into part (size bytes): <path>.part, or ""
+/* The file to write for path into part (size bytes): <path>.<pid>.part, or ""
    when path is to be written in place (see above).  0, or HSIM_EIO when
    it does not fit. */
 int hsim_part_path(char *part, size_t size, const char *path, hsim_err_t *e);

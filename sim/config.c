@@ -48,6 +48,7 @@ enum {
     WL_WORKFLOW,
     WL_WORKFLOW_WIDTH,
     WL_WORKFLOW_DEPTH,
+    WL_SWF_EXTRA,
     WL_KEYS
 };
 enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
@@ -68,7 +69,7 @@ static const char *const wl_keys[WL_KEYS] = {
     [WL_DEPENDENCIES_FROM_SWF] = "dependencies_from_swf",
     [WL_WORKFLOW] = "workflow",         [WL_WORKFLOW_WIDTH] = "workflow_width",
     [WL_WORKFLOW_DEPTH] = "workflow_depth",
-};
+    [WL_SWF_EXTRA] = "swf_extra"};
 #define KEY_BIT(k) (1u << (k))
 
 typedef struct parse {
@@ -159,15 +160,19 @@ static int name_refused(parse_t *p, const char *what, const char *name, const ch
 }
 
 /* Reports a policy name that is the name of one of the experiment's own
-   files, or of the .part file it is written to, which its results folder
+   files, of the <file>.<pid>.part file it is written to, or of the
+   folder's lock file (HSIM_LOCK_NAME), which its results folder
    would take the place of; 1 when it did. */
 static int file_name_refused(parse_t *p, const char *name)
 {
     static const char *const files[] = {"summary.csv", "classes.csv", "rejected.csv",
-                                        "cluster.csv", "summary.png"};
+                                        "cluster.csv", "summary.png", HSIM_LOCK_NAME};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        size_t n = strlen(files[i]);
-        if (!strncmp(name, files[i], n) && (!name[n] || !strcmp(name + n, ".part"))) {
+        size_t n = strlen(files[i]), digits = 0;
+        if (name[n] == '.') /* <file>.<pid>.part */
+            digits = strspn(name + n + 1, "0123456789");
+        if (!strncmp(name, files[i], n) &&
+            (!name[n] || (digits && !strcmp(name + n + 1 + digits, ".part")))) {
             fail(p, "policy name '%s': the experiment writes a file of that name beside "
                     "its policies' folders", name);
             return 1;
@@ -557,8 +562,8 @@ static int workload_more(parse_t *p, const char *key, const char *v)
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
                        "gpus_per_job, fpga_share, class_by, max_job_cores, dependencies, "
-                       "dependencies_from_swf, workflow, workflow_width or workflow_depth",
-                   key);
+                       "dependencies_from_swf, workflow, workflow_width, workflow_depth or "
+                       "swf_extra", key);
     if (!first_time(p, &p->seen_wl, p->wl_lines, k, key))
         return 0;
     double x;
@@ -621,6 +626,10 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         if (parse_int(v, 1, 100000, k == WL_WORKFLOW_WIDTH ? &c->workflow_width
                                                           : &c->workflow_depth))
             return fail(p, "%s: expected an integer in 1..100000, found '%s'", key, v);
+        return 1;
+    case WL_SWF_EXTRA:
+        if (hsim_swf_extra_parse(v, &c->swf_extra))
+            return fail(p, "swf_extra '%s': expected one of detect, ignore, error", v);
         return 1;
     default: /* WL_CLASS_BY */
         if (!strcmp(v, "none"))
@@ -1043,6 +1052,7 @@ static const struct {
     {WL_WORKFLOW, "lublin, dl, mix", 0},
     {WL_WORKFLOW_WIDTH, "lublin, dl, mix", 0},
     {WL_WORKFLOW_DEPTH, "lublin, dl, mix", 0},
+    {WL_SWF_EXTRA, "swf", 0},
 };
 
 /* Is format one of the list "a, b, c"? */

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "failures.h"
 #include "../workloads/deps.h"
+#include "../workloads/swf.h"
 
 #define HSIM_MAX_POLICIES 64
 #define HSIM_NAME_MAX 64
@@ -142,6 +143,7 @@ typedef struct hsim_config {
     int trace_line;                  /* where path was given, for messages */
     int trace_relative;              /* path was relative: trace starts at dir */
     hsim_clean_preset_t clean;       /* [workload] clean (default standard) */
+    hsim_swf_extra_t swf_extra;      /* [workload] swf_extra (default detect) */
     uint64_t max_jobs;               /* [workload] max_jobs (0 = all) */
     char throughputs[HSIM_PATH_MAX]; /* [workload] throughputs (gavel), resolved */
     int throughputs_line;            /* where it was given... */

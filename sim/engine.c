@@ -28,6 +28,7 @@
 
 #include "failures.h"
 #include "heap.h"
+#include "invariants.h"
 #include "../policies/place_common.h"
 #include "../workloads/deps.h"
 #include "planner.h"
@@ -128,9 +129,18 @@ typedef struct run {
     hsim_time_t *victim_start; /* ...their starts and planning estimates,
                                   for the scheduler's ended() */
     hsim_time_t *victim_est;
+    size_t n_done;             /* jobs that ended */
+#ifdef HSIM_INVARIANTS
+    void *inv_scratch;         /* hsim_invariants_check()'s, all 0 */
+#endif
 } run_t;
 
-enum job_state { JOB_FUTURE, JOB_WAITING, JOB_RUNNING, JOB_DONE };
+enum job_state {
+    JOB_FUTURE = HSIM_JOB_FUTURE, /* as invariants.h names them */
+    JOB_WAITING = HSIM_JOB_WAITING,
+    JOB_RUNNING = HSIM_JOB_RUNNING,
+    JOB_DONE = HSIM_JOB_DONE
+};
 
 /* Processors of the entries of heap h at or below slot i that end by now. */
 static int32_t ending_by(const run_t *r, size_t i, hsim_time_t now)
@@ -878,6 +888,7 @@ static int finish_job(run_t *r, int32_t job)
     leave_running(r, job);
     r->jobs_left--;
     r->state[job] = JOB_DONE;
+    r->n_done++;
     if (r->has_cluster)
         release_job(r, job);
     if (r->parents_left) {
@@ -1393,6 +1404,12 @@ static int setup(run_t *r)
         if (frc)
             return frc;
     }
+#ifdef HSIM_INVARIANTS
+    r->inv_scratch = hsim_calloc(hsim_invariants_scratch(n, r->has_cluster ? &r->cluster : NULL),
+                                 1);
+    if (!r->inv_scratch)
+        return HSIM_ENOMEM;
+#endif
     hsim_policy_params_t params = {
         .capacity = r->cfg->capacity,
         .n_jobs = n,
@@ -1475,6 +1492,9 @@ static void teardown(run_t *r)
     hsim_free(r->running_seq);
     hsim_free(r->rpos);
     hsim_rheap_free(&r->ends);
+#ifdef HSIM_INVARIANTS
+    hsim_free(r->inv_scratch);
+#endif
 }
 
 /* A reserved start the cluster could not place: it waits for resources. */
@@ -1536,6 +1556,37 @@ static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, enum event
     return 1;
 }
 
+#ifdef HSIM_INVARIANTS
+/* The whole state checked after an event (invariants.h): a broken
+   invariant is a programming error, which aborts with what broke.
+   O(waiting + running + nodes) per event: built in with
+   -DHSIM_INVARIANTS=ON only. */
+static void check_invariants(run_t *r, size_t submitted, const hsim_event_t *ev)
+{
+    refresh_view(r);
+    hsim_run_state_t s = {
+        .now = r->now,
+        .n_jobs = r->n_jobs,
+        .jobs = r->w->jobs,
+        .state = r->state,
+        .out = r->out,
+        .n_submitted = submitted,
+        .n_done = r->n_done,
+        .view = &r->view,
+        .cluster = r->has_cluster ? &r->cluster : NULL,
+        .allocs = r->allocs,
+        .n_placed = r->n_placed,
+    };
+    hsim_err_t e = {{0}};
+    if (hsim_invariants_check(&s, r->inv_scratch, &e) == 0)
+        return;
+    fprintf(stderr, "hsim: internal error: an invariant broke after the event of kind %d of "
+            "job %lld at %lld us: %s\n", ev->kind, (long long)r->w->jobs[ev->job].id,
+            (long long)ev->time, e.msg);
+    abort();
+}
+#endif
+
 static int loop(run_t *r)
 {
     size_t next_submit = 0;
@@ -1580,6 +1631,9 @@ static int loop(run_t *r)
             rc = retry_deferred(r);
         if (rc)
             return rc;
+#ifdef HSIM_INVARIANTS
+        check_invariants(r, next_submit, &ev);
+#endif
     }
     compact_waiting(r);
     if (r->n_waiting)

@@ -492,6 +492,15 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
     int rc = prepare(&x, e);
     if (rc == 0)
         rc = hsim_mkdirs(dir, e);
+    int lock = -1; /* held from before the first file to after the last */
+    if (rc == 0) {
+        const char *subdirs[HSIM_MAX_POLICIES];
+        for (size_t k = 0; k < c->n_policies; k++)
+            subdirs[k] = c->policies[k].name;
+        rc = hsim_results_lock(dir, subdirs, c->n_policies, &lock, e);
+        if (rc == HSIM_ERUN)
+            hsim_experiment_name(e, c->path); /* which run found it taken */
+    }
     if (rc == 0) {
         char path[HSIM_PATH_MAX * 2 + 16];
         snprintf(path, sizeof path, "%s/rejected.csv", dir);
@@ -543,6 +552,7 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         if (!rc)
             rc = rc3;
     }
+    hsim_results_unlock(dir, lock);
     hsim_free(x.fig);
     for (size_t i = 0; i < HSIM_MAX_FAILURE_MODELS; i++)
         hsim_free(x.outages[i]);

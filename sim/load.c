@@ -26,7 +26,7 @@ static int load_swf(const hsim_config_t *c, hsim_workload_t *w, int32_t machine,
                     int32_t *capacity, hsim_err_t *e)
 {
     hsim_swf_trace_t t;
-    int rc = hsim_swf_read(c->trace, c->max_jobs, &t, e);
+    int rc = hsim_swf_read_extra(c->trace, c->max_jobs, c->swf_extra, &t, e);
     if (rc)
         return rc;
     *capacity = machine;

@@ -3,11 +3,17 @@
  */
 #include "report.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 int hsim_mkdirs(const char *path, hsim_err_t *e)
 {
@@ -20,7 +26,15 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
             if (mkdir(buf, 0777)) {
                 int err = errno; /* EEXIST is fine for a folder, not a file */
                 struct stat st;
-                if (err != EEXIST || stat(buf, &st) || !S_ISDIR(st.st_mode))
+                int stat_err = err == EEXIST && stat(buf, &st) ? errno : 0;
+                int bad = err != EEXIST || stat_err || !S_ISDIR(st.st_mode);
+                /* a link that leads round to itself (EEXIST from mkdir,
+                   ELOOP from stat; or ELOOP on the way) is no file in
+                   the way: say what it is */
+                if (err == ELOOP || stat_err == ELOOP)
+                    return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: a symbolic-link "
+                                     "loop (%s)", buf, strerror(ELOOP));
+                if (bad)
                     return hsim_errf(e, HSIM_EIO, "%s: cannot create folder: %s", buf,
                                      err == EEXIST ? "a file is in the way, not a folder"
                                                    : strerror(err));
@@ -31,6 +45,129 @@ int hsim_mkdirs(const char *path, hsim_err_t *e)
         }
     }
     return 0;
+}
+
+/* Whether name is a temporary results file, <file>.<digits>.part. */
+static int is_part_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 8 || strcmp(name + n - 5, ".part"))
+        return 0;
+    size_t k = n - 5;
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+        k--;
+    return k < n - 5 && k > 1 && name[k - 1] == '.';
+}
+
+/* Removes the temporary files in dir: under its lock, no other run writes
+   them.  Those named with this process's id are its own to write over
+   (a link to a full device, in a test, stays). */
+static void remove_parts(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char path[HSIM_PART_PATH_MAX + 256], own[32];
+    snprintf(own, sizeof own, ".%ld.part", (long)getpid());
+    for (struct dirent *ent; (ent = readdir(d));)
+        if (is_part_name(ent->d_name) && !hsim_ends_with(ent->d_name, own) &&
+            (size_t)snprintf(path, sizeof path, "%s/%s", dir, ent->d_name) < sizeof path)
+            unlink(path);
+    closedir(d);
+}
+
+/* The process id written in the lock file fd, 0 when none can be read.
+   The holder writes it just after taking the lock: a few tries, 10 ms
+   apart, cover the moment between. */
+static long lock_holder(int fd)
+{
+    for (int tries = 0; tries < 20; tries++) {
+        char buf[32];
+        ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
+        if (got > 0) {
+            buf[got] = '\0';
+            char *end;
+            long pid = strtol(buf, &end, 10);
+            if (pid > 0 && end != buf)
+                return pid;
+        }
+        struct timespec pause = {0, 10 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
+int hsim_results_lock(const char *dir, const char *const *subdirs, size_t n, int *fd,
+                      hsim_err_t *e)
+{
+    char path[HSIM_PART_PATH_MAX];
+    *fd = -1;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, HSIM_LOCK_NAME) >= sizeof path)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot lock the folder: path too long", dir);
+    /* The file may be removed by the holder that lets go between our
+       open() and flock(): the lock is ours only on the file that the path
+       still names, else try again. */
+    for (;;) {
+        int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (f < 0)
+            return hsim_errf(e, HSIM_EIO, "%s: cannot lock the folder: %s", path,
+                             strerror(errno));
+        if (flock(f, LOCK_EX | LOCK_NB)) {
+            int err = errno;
+            if (err == ENOLCK || err == EOPNOTSUPP || err == EINVAL) {
+                close(f); /* a file system without locks: the temporary
+                             names still never collide */
+                unlink(path);
+                return 0;
+            }
+            if (err != EWOULDBLOCK && err != EINTR) {
+                close(f);
+                return hsim_errf(e, HSIM_EIO, "%s: cannot lock the folder: %s", path,
+                                 strerror(err));
+            }
+            long pid = lock_holder(f);
+            close(f);
+            char who[48] = "another process";
+            if (pid > 0)
+                snprintf(who, sizeof who, "process %ld", pid);
+            return hsim_errf(e, HSIM_ERUN,
+                             "%s: results folder in use: %s holds its lock (%s), writing the "
+                             "results of another run; expected one run at a time per folder: "
+                             "wait for it, or give this experiment another output or name",
+                             dir, who, HSIM_LOCK_NAME);
+        }
+        struct stat held, named;
+        if (fstat(f, &held) == 0 && stat(path, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            char pid[32];
+            int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (ftruncate(f, 0) || pwrite(f, pid, (size_t)len, 0) != len) {
+                /* the lock holds without it: only a message loses the pid */
+            }
+            *fd = f;
+            break;
+        }
+        close(f);
+    }
+    remove_parts(dir);
+    for (size_t i = 0; i < n; i++) {
+        char sub[HSIM_PART_PATH_MAX];
+        if ((size_t)snprintf(sub, sizeof sub, "%s/%s", dir, subdirs[i]) < sizeof sub)
+            remove_parts(sub);
+    }
+    return 0;
+}
+
+void hsim_results_unlock(const char *dir, int fd)
+{
+    if (fd < 0)
+        return;
+    char path[HSIM_PART_PATH_MAX];
+    /* removed while held, so that a run that opened it before it went
+       finds, after it, that the path names another file (or none) */
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, HSIM_LOCK_NAME) < sizeof path)
+        unlink(path);
+    close(fd);
 }
 
 int hsim_report_open(hsim_report_t *r, const char *path, const char *header, hsim_err_t *e)

@@ -11,13 +11,34 @@
 /* mkdir -p.  0 or HSIM_EIO (e says which folder). */
 int hsim_mkdirs(const char *path, hsim_err_t *e);
 
-/* A results file being written: as <path>.part, renamed to path when it is
+/*
+ * One writer per results folder.  Two hsim processes writing one
+ * <output>/<name> (two INI files that name it, one INI run twice at once)
+ * would mix their files; so an experiment holds an advisory lock, flock()
+ * on dir/HSIM_LOCK_NAME (common.h), from before its first file to after its
+ * last.  The holder writes its process id into that file, for the message
+ * of the run that finds it taken, and removes the file when it lets go.
+ */
+
+/* Takes the lock of the folder dir (which exists) into *fd without
+   waiting, and removes the .part files that runs which ended without
+   cleaning up left in dir and in its sub-folders subdirs[0..n) (names
+   relative to dir).  0; HSIM_ERUN when another process holds it (e names
+   dir and, when known, the process); HSIM_EIO when the lock file cannot be
+   made.  On a file system without locks (ENOLCK), 0 with *fd = -1: no
+   lock.  Let go with hsim_results_unlock(). */
+int hsim_results_lock(const char *dir, const char *const *subdirs, size_t n, int *fd,
+                      hsim_err_t *e);
+/* Removes the lock file of dir and lets go of fd (< 0: nothing to do). */
+void hsim_results_unlock(const char *dir, int fd);
+
+/* A results file being written: as <path>.<pid>.part, renamed to path when it is
    closed whole (see hsim_part_path() and hsim_publish()). */
 typedef struct hsim_report {
     FILE *f;                        /* written to; NULL when not open */
     const char *path;               /* its name: the caller's string, kept
                                        until the close */
-    char part[HSIM_PART_PATH_MAX];  /* the file f writes: <path>.part, or ""
+    char part[HSIM_PART_PATH_MAX];  /* the file f writes: <path>.<pid>.part, or ""
                                        when path itself (a link, a pipe) */
 } hsim_report_t;
 

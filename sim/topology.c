@@ -37,6 +37,7 @@
 
 #include "cluster.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <hwloc.h>
 #include <inttypes.h>
@@ -296,7 +297,9 @@ static int count_type(hwloc_topology_t t, hwloc_obj_type_t type)
     return n > 0 ? n : 0;
 }
 
-/* Fills s from a loaded topology; HSIM_EINPUT when it has no PU. */
+/* Fills s from a loaded topology; HSIM_EINPUT when it has no PU, or
+   fewer PUs than cores (an XML file whose cpusets disagree: hwloc keeps a
+   core whose PU it dropped). */
 static int shape_of(hwloc_topology_t t, int memory_known, hsim_node_shape_t *s)
 {
     s->pus = count_type(t, HWLOC_OBJ_PU);
@@ -305,6 +308,8 @@ static int shape_of(hwloc_topology_t t, int memory_known, hsim_node_shape_t *s)
     s->cores = count_type(t, HWLOC_OBJ_CORE);
     if (s->cores < 1)
         s->cores = s->pus;
+    if (s->cores > s->pus)
+        return HSIM_EINPUT;
     s->numa = count_type(t, HWLOC_OBJ_NUMANODE);
     if (s->numa < 1)
         s->numa = 1;
@@ -315,6 +320,239 @@ static int shape_of(hwloc_topology_t t, int memory_known, hsim_node_shape_t *s)
         s->memory_mb = (int64_t)(hwloc_get_root_obj(t)->total_memory / MIB);
     count_accelerators(t, s);
     return 0;
+}
+
+/* The first line of the file path that holds needle, 0 when none does (or
+   the file cannot be read again).  O(size of the file). */
+static long long line_of(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char buf[4096];
+    long long line = 1, found = 0;
+    while (!found && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, needle))
+            found = line;
+        line += strchr(buf, '\n') != NULL; /* a longer line goes on */
+    }
+    fclose(f);
+    return found;
+}
+
+/* hwloc reads an XML attribute local_memory="-1" with strtoull(), as 2^64 - 1
+   bytes: a NUMA node of 16 EiB, reported as 17,592,186,044,415 MiB.  Every
+   NUMA node's memory must be below 2^63 bytes, and their sum too.  0, or
+   HSIM_EINPUT naming the file and, when found, the line. */
+static int check_numa_memory(hwloc_topology_t t, const char *where, const char *path,
+                             hsim_err_t *e)
+{
+    hwloc_uint64_t sum = 0;
+    hwloc_obj_t o = NULL;
+    while ((o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, o))) {
+        hwloc_uint64_t m = o->attr ? o->attr->numanode.local_memory : 0;
+        if (m > (hwloc_uint64_t)INT64_MAX) {
+            long long line = line_of(path, "local_memory=\"-");
+            char at[32] = "";
+            if (line > 0)
+                snprintf(at, sizeof at, ":%lld", line);
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s: topology file '%s'%s: local_memory of NUMA node %u: expected "
+                             "a size in bytes, found a negative one (%lld)",
+                             where, path, at, o->os_index, (long long)m);
+        }
+        sum += m;
+        if (sum > (hwloc_uint64_t)INT64_MAX)
+            return hsim_errf(e, HSIM_EINPUT,
+                             "%s: topology file '%s': the NUMA nodes' local_memory sums to more "
+                             "than 2^63 bytes: expected a node's memory",
+                             where, path);
+    }
+    return 0;
+}
+
+#define OS_INDEX_MAX 1048575 /* a PU's or NUMA node's number, at most */
+
+/* The CPU-side object types of hwloc's XML: each must carry its cpusets
+   and nodesets. */
+static int needs_cpuset(const char *type, size_t n)
+{
+    static const char *const types[] = {"Machine", "Package", "Die", "Core", "PU", "Group",
+                                        "NUMANode", "MemCache", "L1Cache", "L2Cache",
+                                        "L3Cache", "L4Cache", "L5Cache", "L1iCache",
+                                        "L2iCache", "L3iCache"};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i]) == n && !strncmp(type, types[i], n))
+            return 1;
+    return 0;
+}
+
+/* Whether the n bytes at v are a bitmap as hwloc writes one: words of 1 to
+   16 hex digits after "0x", separated by commas, an empty word for a zero
+   one ("0x00000003,,0x0"), at least one word not empty, the first of them
+   perhaps "0xf...f" (all bits set from there on). */
+static int is_bitmap(const char *v, size_t n)
+{
+    const char *end = v + n;
+    int words = 0;
+    if (n >= 7 && !strncmp(v, "0xf...f", 7)) {
+        v += 7;
+        if (v == end)
+            return 1;
+        if (*v++ != ',')
+            return 0;
+    }
+    for (;;) {
+        if (v < end && *v != ',') {
+            if (end - v < 3 || v[0] != '0' || v[1] != 'x')
+                return 0;
+            v += 2;
+            size_t digits = 0;
+            while (v < end && isxdigit((unsigned char)*v)) {
+                v++;
+                digits++;
+            }
+            if (digits < 1 || digits > 16)
+                return 0;
+            words++;
+        }
+        if (v == end)
+            return words > 0;
+        if (*v++ != ',')
+            return 0;
+    }
+}
+
+/* Whether the attribute named n bytes at name holds a bitmap. */
+static int bitmap_attr(const char *name, size_t n)
+{
+    static const char *const names[] = {"cpuset", "complete_cpuset", "allowed_cpuset",
+                                        "nodeset", "complete_nodeset", "allowed_nodeset"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && !strncmp(name, names[i], n))
+            return 1;
+    return 0;
+}
+
+/* The first bitmap attribute of the tag [tag, end) whose value hwloc
+   cannot read, into *name and *n; 0 when there is none. */
+static int bad_bitmap(const char *tag, const char *end, const char **name, size_t *n)
+{
+    for (const char *p = tag; p < end;) {
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        if (!eq || eq + 1 >= end || eq[1] != '"')
+            return 0;
+        const char *a = eq;
+        while (a > p && !isspace((unsigned char)a[-1]))
+            a--;
+        const char *v = eq + 2, *close = memchr(v, '"', (size_t)(end - v));
+        if (!close)
+            return 0;
+        if (bitmap_attr(a, (size_t)(eq - a)) && !is_bitmap(v, (size_t)(close - v))) {
+            *name = a;
+            *n = (size_t)(eq - a);
+            return 1;
+        }
+        p = close + 1;
+    }
+    return 0;
+}
+
+/*
+ * hwloc 2.9 crashes (a NULL bitmap) on an XML object of a CPU-side type
+ * without a cpuset, complete_cpuset or complete_nodeset attribute, a PU,
+ * the Machine or a NUMA node say (fuzz_topology found those; nodeset is
+ * asked for too, as lstopo writes all four), and aborts (an assertion in
+ * hwloc_bitmap_sscanf()) on a malformed bitmap ("cpuset=\",x1\""); a PU
+ * without its os_index took seconds and half a GiB: such a file is refused
+ * before hwloc reads it.  A scan of the text, not a parse: an <object ...> tag ends at its
+ * first '>' (hwloc writes '>' in a value as &gt;).  0, HSIM_ENOMEM, or
+ * HSIM_EINPUT naming the file and the line; a file that cannot be read is
+ * left to hwloc's own message.  O(size of the file).
+ */
+static int check_xml_objects(const char *path, const char *where, hsim_err_t *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (hsim_grow(&text, &cap, len + 65536 + 1, 1)) {
+            fclose(f);
+            hsim_free(text);
+            return hsim_errf(e, HSIM_ENOMEM, "%s: out of memory reading topology file '%s'",
+                             where, path);
+        }
+        size_t got = fread(text + len, 1, 65536, f);
+        len += got;
+        if (got < 65536)
+            break;
+    }
+    fclose(f);
+    text[len] = '\0';
+    int rc = 0;
+    for (const char *tag = text; !rc && (tag = strstr(tag, "<object"));) {
+        const char *end = strchr(tag, '>'), *type = strstr(tag, " type=\"");
+        if (!end)
+            break; /* cut short: hwloc says so */
+        const char *name;
+        size_t name_len;
+        if (bad_bitmap(tag, end, &name, &name_len)) {
+            long long line = 1;
+            for (const char *p = text; p < tag; p++)
+                line += *p == '\n';
+            rc = hsim_errf(e, HSIM_EINPUT,
+                           "%s: topology file '%s':%lld: attribute %.*s: expected a bitmap "
+                           "such as \"0x000000ff,0xffffffff\" (hex words after 0x, separated "
+                           "by commas)", where, path, line, (int)(name_len < 32 ? name_len : 32),
+                           name);
+            break;
+        }
+        if (type && type < end) {
+            type += 7;
+            size_t n = strcspn(type, "\"");
+            /* a PU's or NUMA node's number is a bit of the cpusets or
+               nodesets: hwloc takes one missing as 2^32 - 1, and spends
+               half a GiB on a bitmap that reaches it */
+            if ((n == 2 && !strncmp(type, "PU", 2)) || (n == 8 && !strncmp(type, "NUMANode", 8))) {
+                const char *at = strstr(tag, " os_index=\"");
+                char *stop = NULL;
+                unsigned long index = at && at < end ? strtoul(at + 11, &stop, 10) : 0;
+                if (!at || at > end || stop == at + 11 || *stop != '"' || index > OS_INDEX_MAX) {
+                    long long line = 1;
+                    for (const char *p = text; p < tag; p++)
+                        line += *p == '\n';
+                    rc = hsim_errf(e, HSIM_EINPUT,
+                                   "%s: topology file '%s':%lld: an object of type %.*s without "
+                                   "an os_index from 0 to %d: expected its number (lstopo --of "
+                                   "xml writes it)", where, path, line, (int)n, type,
+                                   OS_INDEX_MAX);
+                    break;
+                }
+            }
+            static const char *const attrs[] = {" cpuset=\"", " complete_cpuset=\"",
+                                                " nodeset=\"", " complete_nodeset=\""};
+            for (size_t a = 0; !rc && a < 4 && needs_cpuset(type, n); a++) {
+                const char *at = strstr(tag, attrs[a]);
+                if (at && at < end)
+                    continue;
+                long long line = 1;
+                for (const char *p = text; p < tag; p++)
+                    line += *p == '\n';
+                rc = hsim_errf(e, HSIM_EINPUT,
+                               "%s: topology file '%s':%lld: an object of type %.*s without a "
+                               "%.*s attribute: expected cpuset, complete_cpuset, nodeset and "
+                               "complete_nodeset on every object from Machine to PU (lstopo "
+                               "--of xml writes them)",
+                               where, path, line, (int)(n < 32 ? n : 32), type,
+                               (int)strlen(attrs[a]) - 3, attrs[a] + 1);
+            }
+        }
+        tag = end;
+    }
+    hsim_free(text);
+    return rc;
 }
 
 /* base_dir/file, or file itself when it is absolute or base_dir is empty.
@@ -460,7 +698,9 @@ int hsim_topology_load(const char *spec, const char *base_dir, const char *where
 
     int rc = 0;
     if (is_xml) {
-        rc = set_xml(t, path, where, e);
+        rc = check_xml_objects(path, where, e);
+        if (!rc)
+            rc = set_xml(t, path, where, e);
     } else {
         errno = 0;
         if (hwloc_topology_set_synthetic(t, arg) < 0) {
@@ -491,10 +731,17 @@ int hsim_topology_load(const char *spec, const char *base_dir, const char *where
                                "%s: synthetic topology '%s': expected a description hwloc can "
                                "build, found one it cannot (hwloc: %s)",
                                where, arg, strerror(err));
+        } else if (is_xml && (rc = check_numa_memory(t, where, path, e))) {
+            /* said */
         } else if (shape_of(t, is_xml || strstr(arg, "memory=") != NULL, out) < 0) {
-            rc = hsim_errf(e, HSIM_EINPUT,
-                           "%s: topology '%s': expected at least one processing unit, found none",
-                           where, is_xml ? path : arg);
+            rc = out->pus < 1
+                     ? hsim_errf(e, HSIM_EINPUT,
+                                 "%s: topology '%s': expected at least one processing unit, "
+                                 "found none", where, is_xml ? path : arg)
+                     : hsim_errf(e, HSIM_EINPUT,
+                                 "%s: topology '%s': expected a processing unit (PU) in every "
+                                 "core, found %d cores and %d PUs (do the cpusets agree?)",
+                                 where, is_xml ? path : arg, out->cores, out->pus);
         } else if (out->gpus > HSIM_NODE_DEVICES_MAX || out->fpgas > HSIM_NODE_DEVICES_MAX) {
             rc = hsim_errf(e, HSIM_EINPUT,
                            "%s: topology '%s': expected at most %d GPUs and %d FPGAs on a node "

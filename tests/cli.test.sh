@@ -229,11 +229,13 @@ if [[ -w /dev/full ]]; then
   check "-q on a full disk exits 0" test $rc -eq 0
   # results files on a full disk: the first that fails is named, with the
   # system's reason, not the summary that found the disk full after it
-  # (a file is written as <name>.part, then renamed: link those to /dev/full)
+  # (a file is written as <name>.<pid>.part, then renamed: link those of
+  # the process to come to /dev/full; exec keeps the shell's pid)
   cp -r "$res" "$work/full-before"
-  ln -sf /dev/full "$res/fcfs/jobs.csv.part"
-  ln -sf /dev/full "$res/summary.csv.part"
-  run -q good.ini
+  res=$res bash -c 'ln -sf /dev/full "$res/fcfs/jobs.csv.$$.part" &&
+                    ln -sf /dev/full "$res/summary.csv.$$.part" &&
+                    exec "$0" -q good.ini' "$hsim" >out.txt 2>err.txt
+  rc=$?
   check "jobs.csv on a full disk exits 1" test $rc -eq 1
   check "jobs.csv on a full disk: named first, with the reason" \
     has_err "good.ini: $res/fcfs/jobs.csv: cannot write: No space left on device"
@@ -314,7 +316,7 @@ for how in "INT" "TERM" "HUP" "TERM -j 2"; do
   pid=$!
   set +m
   while [[ ! -e $work/stopped/long/p1/jobs.csv ]] && kill -0 $pid 2>/dev/null; do sleep 0.01; done
-  check "SIG$how: .part files while it runs" test -e "$work/stopped/long/summary.csv.part"
+  check "SIG$how: .part files while it runs" test -e "$work/stopped/long/summary.csv.$pid.part"
   kill -"$sig" $pid
   wait $pid 2>/dev/null
   rc=$?
@@ -386,7 +388,7 @@ if ((asan == 0)); then                                  # into grep -q: pipefail
   run_limited gen huge-gen.ini huge-gen.swf
   check "gen out of memory exits 1" test $rc -eq 1
   check "gen out of memory says so" has_err "hsim: huge-gen.ini: out of memory"
-  rm -f huge-gen.swf huge-gen.swf.part
+  rm -f huge-gen.swf huge-gen.swf.*.part
 else
   echo "skip a generator out of memory: AddressSanitizer"
 fi

@@ -255,6 +255,30 @@ static void test_unknown_key_workload(void)
                     "unknown key 'maxjobs'", "[workload]", NULL);
 }
 
+/* swf_extra: what the SWF reader does with fields past the 18th (default
+   detect: Alea's extended layout); an SWF key only. */
+static void test_swf_extra(void)
+{
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(parse("[workload]\npath = t.swf\n[policy a]\n", "exp/x.ini", &e), 0);
+    CU_ASSERT_EQUAL(cfg.swf_extra, HSIM_SWF_EXTRA_DETECT);
+    const char *names[] = {"detect", "ignore", "error"};
+    for (int i = 0; i < 3; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[workload]\npath = t.swf\nswf_extra = %s\n[policy a]\n",
+                 names[i]);
+        CU_ASSERT_EQUAL_FATAL(parse(text, "exp/x.ini", &e), 0);
+        CU_ASSERT_EQUAL(cfg.swf_extra, (hsim_swf_extra_t)i);
+    }
+    expect_error_at("[workload]\npath = t.swf\nswf_extra = skip\n[policy a]\n", 3,
+                    "swf_extra 'skip': expected one of detect, ignore, error", NULL, NULL);
+    expect_error_at("[workload]\nformat = elasticflow\npath = f.csv\nswf_extra = ignore\n"
+                    "[policy a]\n", 4, "swf_extra does not apply to format elasticflow",
+                    "only swf", NULL);
+    expect_error_at("[workload]\npath = t.swf\nswf_extra = ignore\nswf_extra = error\n"
+                    "[policy a]\n", 4, "swf_extra", NULL, NULL);
+}
+
 /* A known [workload] key that the format does not read is an error, not
    ignored without a word. */
 static void test_key_not_read(void)
@@ -345,9 +369,10 @@ static void test_bad_policy_name(void)
     expect_error_at(VALID_HEAD "[policy a/b]\n", 6, "policy name", "a/b", NULL);
     expect_error_at(VALID_HEAD "\n[policy ..]\n", 7, "policy name", NULL, NULL);
     expect_error_at(VALID_HEAD "[policy two words]\n", 6, "policy name", NULL, NULL);
-    /* the experiment's own files, and the .part files they are written to */
+    /* the experiment's own files, the .<pid>.part files they are written
+       to, and the folder's lock file */
     const char *files[] = {"summary.csv", "classes.csv", "rejected.csv", "cluster.csv",
-                           "summary.png", "rejected.csv.part"};
+                           "summary.png", "rejected.csv.4711.part", ".hsim.lock"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char text[256];
         snprintf(text, sizeof text, VALID_HEAD "[policy %s]\n", files[i]);
@@ -356,7 +381,9 @@ static void test_bad_policy_name(void)
     /* names that only begin or end like them are folders like any other */
     hsim_err_t e;
     CU_ASSERT_EQUAL(parse(VALID_HEAD "[policy summary.csv2]\n[policy my-summary.csv]\n"
-                                     "[policy summary]\n", "exp/x.ini", &e), 0);
+                                     "[policy summary]\n[policy summary.csv.part]\n"
+                                     "[policy summary.csv.x1.part]\n[policy .hsim]\n",
+                          "exp/x.ini", &e), 0);
 }
 
 /* Names of up to 63 characters; the message says which rule a name breaks. */
@@ -655,6 +682,7 @@ void hsim_test_register(void)
     HSIM_TEST(m, test_unknown_key_experiment);
     HSIM_TEST(m, test_unknown_key_workload);
     HSIM_TEST(m, test_key_not_read);
+    HSIM_TEST(m, test_swf_extra);
     HSIM_TEST(m, test_unknown_key_cluster);
     HSIM_TEST(m, test_unknown_key_policy);
     HSIM_TEST(m, test_duplicate_key);

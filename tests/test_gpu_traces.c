@@ -653,6 +653,37 @@ static void test_elasticflow_bad_rows(void)
     /* a bare CR ends a row and a line, as \n and CRLF do */
     expect_bad(ELASTICFLOW, EF_HEADER "a,0,10,1\rb,0,20,2\r\nc,0,x,1\n",
                "x.csv:4: field 3 (duration)", NULL);
+    /* a job_id given twice ran the job twice without a word */
+    expect_bad(ELASTICFLOW, EF_HEADER "a,0,10,1\nb,0,20,2\nc,1,5,1\nb,2,20,2\n",
+               "x.csv:5: field 1 (job_id): 'b' again (first at line 3)",
+               "expected each job once");
+}
+
+/* skip_bad_rows rejects the repeat of a job_id, with the first's line; a
+   bad row's id is not taken, so a good row may have it after it; many
+   ids, to grow the table of those seen. */
+static void test_elasticflow_repeated_ids(void)
+{
+    hsim_gpu_read_options_t o = {.skip_bad_rows = 1};
+    hsim_workload_t w;
+    hsim_err_t e = {{0}};
+    char *text = malloc(64 * 5000 + 256);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *p = text + sprintf(text, EF_HEADER "x,1,0,1\nx,1,5,1\n");
+    for (int i = 0; i < 5000; i++)
+        p += sprintf(p, "id-%d,%d,10,1\n", i, i);
+    sprintf(p, "x,9,5,1\nid-17,9,5,1\n");
+    CU_ASSERT_EQUAL_FATAL(read_text(ELASTICFLOW, text, &o, &w, &e), 0);
+    free(text);
+    CU_ASSERT_EQUAL(w.n_input, 5004);
+    CU_ASSERT_EQUAL(w.n_jobs, 5001);
+    CU_ASSERT_EQUAL_FATAL(w.n_rejected, 3);
+    check_contains(w.rejected[0].reason, "field 3 (duration)");
+    CU_ASSERT_EQUAL(w.rejected[1].line, 5004);
+    check_contains(w.rejected[1].reason, "'x' again (first at line 3)");
+    CU_ASSERT_EQUAL(w.rejected[2].line, 5005);
+    check_contains(w.rejected[2].reason, "'id-17' again (first at line 21)");
+    hsim_workload_free(&w);
 }
 
 /* A UTF-8 byte order mark before the header is skipped (a CSV saved from a
@@ -1048,6 +1079,9 @@ static void test_alibaba_nodes(void)
         {"sn,cpu_milli,memory_mib,model\nn1,1000,1,T4\n",
          ":1: expected a header with column 'gpu'"},
         {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1,8\n", ":2: expected 5 fields, found 4"},
+        /* a header alone made a cluster of no nodes (an assertion failed) */
+        {"sn,cpu_milli,memory_mib,gpu,model\n", "x.csv:1: no nodes"},
+        {"sn,cpu_milli,memory_mib,gpu,model\n\n\n", "x.csv:1: no nodes"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tmp_file_t f;
@@ -1170,6 +1204,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_field_int_limits);
     HSIM_TEST(s, test_elasticflow_whole_files);
     HSIM_TEST(s, test_elasticflow_bad_rows);
+    HSIM_TEST(s, test_elasticflow_repeated_ids);
     HSIM_TEST(s, test_elasticflow_layout);
     s = hsim_test_suite("gpu_alibaba");
     HSIM_TEST(s, test_alibaba_pods);

@@ -248,6 +248,77 @@ static void test_too_many_fields(void)
                  "found 20", NULL);
 }
 
+/* Alea's extended SWF (MetaCentrum): 21 fields whose 20th is a queue name.
+   It stopped at line 1 ('expected 18 fields, found 21'); under the default,
+   detect, such lines are read as their 18 fields, and other extra fields
+   stay an error; ignore skips any; error refuses any. */
+#define JOB18 "1 0 2 3600 8 -1 -1 8 7200 -1 1 1 1 -1 1 -1 -1 -1"
+
+static void test_alea_extended(void)
+{
+    hsim_swf_trace_t t, plain;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_swf_parse_string(JOB18 "\n", "p.swf", 0, &plain, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_swf_parse_string(JOB18 " node1:node2 q_2h linux:nfs4 \n",
+                                                "x.swf", 0, &t, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(t.n_records, 1);
+    CU_ASSERT_EQUAL(t.n_extended, 1);
+    CU_ASSERT_EQUAL(plain.n_extended, 0);
+    CU_ASSERT_EQUAL(memcmp(&t.records[0], &plain.records[0], sizeof plain.records[0]), 0);
+    hsim_swf_trace_free(&t);
+    /* the same line under error: refused, as before */
+    CU_ASSERT_EQUAL(hsim_swf_parse_string_extra(JOB18 " node1 q_2h linux\n", "x.swf", 0,
+                                                HSIM_SWF_EXTRA_ERROR, &t, &e), HSIM_EINPUT);
+    CU_ASSERT_TRUE(contains(e.msg, "x.swf:1: expected 18 fields, found 21 (swf_extra = error)"));
+    /* not Alea's layout: a number for the queue, two or four extra fields */
+    const char *not_alea[] = {JOB18 " node1 7 linux\n", JOB18 " node1 q_2h\n",
+                              JOB18 " a b c d\n", JOB18 " node1 q/2h linux\n"};
+    const char *found[] = {"found 21", "found 20", "found 22", "found 21"};
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(hsim_swf_parse_string(not_alea[i], "x.swf", 0, &t, &e), HSIM_EINPUT);
+        CU_ASSERT_TRUE(contains(e.msg, "x.swf:1: expected 18 fields, or 21 in Alea's extended "
+                                       "SWF (nodes used, a queue name, node properties)"));
+        CU_ASSERT_TRUE(contains(e.msg, found[i]));
+        /* ignore reads them all, as their 18 fields */
+        CU_ASSERT_EQUAL_FATAL(hsim_swf_parse_string_extra(not_alea[i], "x.swf", 0,
+                                                          HSIM_SWF_EXTRA_IGNORE, &t, &e), 0);
+        CU_ASSERT_EQUAL(t.n_extended, 1);
+        CU_ASSERT_EQUAL(memcmp(&t.records[0], &plain.records[0], sizeof plain.records[0]), 0);
+        hsim_swf_trace_free(&t);
+    }
+    hsim_swf_trace_free(&plain);
+    hsim_swf_extra_t x = HSIM_SWF_EXTRA_ERROR;
+    CU_ASSERT_EQUAL(hsim_swf_extra_parse("detect", &x), 0);
+    CU_ASSERT_EQUAL(x, HSIM_SWF_EXTRA_DETECT);
+    CU_ASSERT_EQUAL(hsim_swf_extra_parse("ignore", &x), 0);
+    CU_ASSERT_EQUAL(x, HSIM_SWF_EXTRA_IGNORE);
+    CU_ASSERT_EQUAL(hsim_swf_extra_parse("error", &x), 0);
+    CU_ASSERT_EQUAL(x, HSIM_SWF_EXTRA_ERROR);
+    CU_ASSERT_EQUAL(hsim_swf_extra_parse("Ignore", &x), -1);
+}
+
+/* tests/data/alea-extended.swf, a made-up file in that layout (with one
+   18-field line among them), read from the file, plain and through the
+   default: every job, its standard fields. */
+static void test_alea_file(void)
+{
+    hsim_swf_trace_t t;
+    hsim_err_t e = {{0}};
+    const char *path = HSIM_SOURCE_DIR "/tests/data/alea-extended.swf";
+    CU_ASSERT_EQUAL_FATAL(hsim_swf_read(path, 0, &t, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(t.n_records, 6);
+    CU_ASSERT_EQUAL(t.n_extended, 5);
+    CU_ASSERT_EQUAL(t.header.max_procs, 32);
+    CU_ASSERT_EQUAL(t.records[2].id, 3);
+    CU_ASSERT_EQUAL(t.records[2].run, 86400 * HSIM_SECOND);
+    CU_ASSERT_EQUAL(t.records[2].alloc_procs, 16);
+    CU_ASSERT_EQUAL(t.records[2].queue, 3);
+    CU_ASSERT_EQUAL(t.records[5].think, -1 * HSIM_SECOND);
+    hsim_swf_trace_free(&t);
+    CU_ASSERT_EQUAL(hsim_swf_read_extra(path, 0, HSIM_SWF_EXTRA_ERROR, &t, &e), HSIM_EINPUT);
+    CU_ASSERT_TRUE(contains(e.msg, "alea-extended.swf:11: expected 18 fields, found 21"));
+}
+
 static void test_not_a_number(void)
 {
     expect_error("1 0 0 abc 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n", "in.swf:1:",
@@ -1153,6 +1224,8 @@ void hsim_test_register(void)
     CU_pSuite m = hsim_test_suite("swf-malformed");
     HSIM_TEST(m, test_too_few_fields);
     HSIM_TEST(m, test_too_many_fields);
+    HSIM_TEST(m, test_alea_extended);
+    HSIM_TEST(m, test_alea_file);
     HSIM_TEST(m, test_not_a_number);
     HSIM_TEST(m, test_fractional_count);
     HSIM_TEST(m, test_out_of_range_count);

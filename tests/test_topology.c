@@ -398,6 +398,76 @@ static void test_bad_files(void)
     tmp_done(&t);
 }
 
+/* The file src with its first old replaced by new, written as name in t. */
+static void write_variant(tmp_t *t, const char *name, const char *src, const char *old,
+                          const char *new)
+{
+    FILE *f = fopen(src, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char text[1 << 16], out[(1 << 16) + 256];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *at = strstr(text, old);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, new, at + strlen(old));
+    tmp_write(t, name, out);
+}
+
+/* cpu-node.xml with its first NUMA node's local_memory="137438953472"
+   given as value, written as name in t. */
+static void write_numa_memory(tmp_t *t, const char *name, const char *value)
+{
+    char attr[64];
+    snprintf(attr, sizeof attr, "local_memory=\"%s\"", value);
+    write_variant(t, name, TOPO_DIR "/cpu-node.xml", "local_memory=\"137438953472\"", attr);
+}
+
+/* A negative local_memory was read as 2^64 - 1 bytes: 17,592,186,044,415
+   MiB per node, without a word.  It is an error naming the file and the
+   line; a large one that is no wrapped negative still loads. */
+static void test_negative_memory(void)
+{
+    tmp_t t = {hsim_test_tmpdir("topology"), {{0}}, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t.dir);
+    write_numa_memory(&t, "neg.xml", "-1");
+    write_numa_memory(&t, "neg5.xml", "-5");
+    write_numa_memory(&t, "big.xml", "1099511627776000");
+    expect_input_error("xml:neg.xml", t.dir, "neg.xml':9: local_memory of NUMA node 0: "
+                                             "expected a size in bytes, found a negative one (-1)");
+    expect_input_error("xml:neg5.xml", t.dir, "found a negative one (-5)");
+    /* a core whose cpuset names no PU of its own (fuzz_topology found it):
+       2 cores and 1 PU, which topology.h says cannot be */
+    expect_input_error("xml:core-without-its-pu.xml", HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "expected a processing unit (PU) in every core, found 2 cores and 1 PUs");
+    /* a PU without a cpuset crashed hwloc 2.9 (fuzz_topology found it) */
+    write_variant(&t, "pu.xml", HSIM_SOURCE_DIR "/tests/fuzz/seeds/topology/small-gpu.xml",
+                  "<object type=\"PU\" os_index=\"1\" cpuset=",
+                  "<object type=\"PU\" os_index=\"1\" Jpuset=");
+    expect_input_error("xml:pu.xml", t.dir,
+                       "pu.xml':11: an object of type PU without a cpuset attribute");
+    expect_input_error("xml:pu-without-cpuset.xml", HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "without a complete_nodeset attribute");
+    expect_input_error("xml:machine-without-complete-cpuset.xml",
+                       HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':4: an object of type Machine without a complete_cpuset attribute");
+    expect_input_error("xml:numa-node-without-complete-nodeset.xml",
+                       HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':6: an object of type NUMANode without a complete_nodeset attribute");
+    /* a PU without its number: hwloc took it as 2^32 - 1 (seconds, 512 MiB) */
+    expect_input_error("xml:pu-without-os-index.xml", HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':284: an object of type PU without an os_index from 0 to 1048575");
+    /* a bitmap hwloc cannot read: an assertion failed in hwloc 2.9 */
+    expect_input_error("xml:bitmap-starting-with-a-comma.xml",
+                       HSIM_SOURCE_DIR "/tests/fuzz/regress/topology",
+                       "':8: attribute cpuset: expected a bitmap such as");
+    hsim_node_shape_t s;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(hsim_topology_load("xml:big.xml", t.dir, WHERE, &s, &e), 0);
+    CU_ASSERT_EQUAL(s.memory_mb, 1048576000 + 131072); /* 1000 TiB + the other node */
+    tmp_done(&t);
+}
+
 /* An allocation failure is reported, and nothing leaks (the harness checks). */
 static void test_out_of_memory(void)
 {
@@ -433,6 +503,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_card_limits);
     HSIM_TEST(s, test_bad_specs);
     HSIM_TEST(s, test_bad_files);
+    HSIM_TEST(s, test_negative_memory);
     HSIM_TEST(s, test_out_of_memory);
     HSIM_TEST(s, test_repeatable);
 }

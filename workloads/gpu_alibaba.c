@@ -261,6 +261,9 @@ int hsim_alibaba_nodes_read(const char *path, hsim_alibaba_node_t **nodes,
     if (!rc && st.fields == 0)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected a header (sn,cpu_milli,memory_mib,"
                                        "gpu,model), found an empty file", path);
+    else if (!rc && st.n == 0) /* a cluster of no nodes: nothing could run */
+        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: no nodes: expected a row per node after the "
+                                       "header, found the header alone", path);
     if (rc) {
         hsim_free(st.nodes);
         st.nodes = NULL;

@@ -346,12 +346,75 @@ static const hsim__column_t ef_columns[EF_COLUMNS] = {
     {"job_id", 1}, {"submission_time", 1}, {"duration", 1}, {"num_gpu", 1},
 };
 
+/* A job_id seen, in ef_state_t's table. */
+typedef struct ef_seen {
+    char *id;                   /* owned copy; NULL = a free slot */
+    int64_t line;               /* the line of its first row */
+} ef_seen_t;
+
 typedef struct ef_state {
     hsim_gpu_read_options_t o;  /* copy; zeros when the caller gave none */
     hsim_workload_t *w;         /* being filled */
     int col[EF_COLUMNS];        /* field index of each column */
     size_t fields;              /* fields of the header, so of every row */
+    ef_seen_t *seen;            /* the job_ids of the jobs read: open
+                                   addressing, linear probing, by FNV-1a */
+    size_t n_seen, cap_seen;    /* used, slots (0 or a power of two) */
 } ef_state_t;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* The slot of id in a table of cap slots: where it is, or the free slot
+   where it would go. */
+static ef_seen_t *seen_slot(ef_seen_t *t, size_t cap, const char *id)
+{
+    size_t i = (size_t)fnv1a(id) & (cap - 1);
+    while (t[i].id && strcmp(t[i].id, id))
+        i = (i + 1) & (cap - 1);
+    return &t[i];
+}
+
+/* Records id, first seen at line: 0; or 1 when an earlier row had it
+   (*first: that row's line); or HSIM_ENOMEM.  O(1) on average: the table
+   doubles when half full. */
+static int seen_add(ef_state_t *st, const char *id, int64_t line, int64_t *first)
+{
+    if (2 * (st->n_seen + 1) > st->cap_seen) {
+        size_t cap = st->cap_seen ? 2 * st->cap_seen : 1024;
+        ef_seen_t *t = hsim_calloc(cap, sizeof *t);
+        if (!t)
+            return HSIM_ENOMEM;
+        for (size_t i = 0; i < st->cap_seen; i++)
+            if (st->seen[i].id)
+                *seen_slot(t, cap, st->seen[i].id) = st->seen[i];
+        hsim_free(st->seen);
+        st->seen = t;
+        st->cap_seen = cap;
+    }
+    ef_seen_t *slot = seen_slot(st->seen, st->cap_seen, id);
+    if (slot->id) {
+        *first = slot->line;
+        return 1;
+    }
+    if (!(slot->id = hsim_strdup(id)))
+        return HSIM_ENOMEM;
+    slot->line = line;
+    st->n_seen++;
+    return 0;
+}
+
+static void seen_free(ef_state_t *st)
+{
+    for (size_t i = 0; i < st->cap_seen; i++)
+        hsim_free(st->seen[i].id);
+    hsim_free(st->seen);
+}
 
 static int ef_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
 {
@@ -389,10 +452,23 @@ static int ef_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
                  i + 1, r->f[i]);
         rc = hsim__row_bad(r, id, st->o.skip_bad_rows, why, w, e);
     } else {
-        j.estimate = j.runtime;
-        j.gpus = j.procs = (int32_t)gpus;
-        j.gpu_milli = 1000;
-        rc = hsim_workload_add(w, &j);
+        /* jobs.csv numbers the jobs by row, so a repeated job_id would run
+           the job twice without a word: an error, as a repeated SWF job
+           number is */
+        const char *name = r->f[st->col[EF_ID]];
+        int64_t first = 0;
+        rc = seen_add(st, name, r->line, &first);
+        if (rc == 1) {
+            snprintf(why, sizeof why,
+                     "field %d (job_id): '%.40s' again (first at line %lld): expected each "
+                     "job once", st->col[EF_ID] + 1, name, (long long)first);
+            rc = hsim__row_bad(r, id, st->o.skip_bad_rows, why, w, e);
+        } else if (rc == 0) {
+            j.estimate = j.runtime;
+            j.gpus = j.procs = (int32_t)gpus;
+            j.gpu_milli = 1000;
+            rc = hsim_workload_add(w, &j);
+        }
     }
     if (rc)
         return rc;
@@ -408,6 +484,7 @@ int hsim_elasticflow_read(const char *path, const hsim_gpu_read_options_t *o,
     if (o)
         st.o = *o;
     int rc = hsim__rows_read(path, ',', ef_row, &st, e);
+    seen_free(&st);
     if (!rc && st.fields == 0)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected a header (job_id,submission_time,"
                                        "duration,num_gpu), found an empty file", path);

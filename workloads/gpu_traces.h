@@ -188,7 +188,8 @@ typedef struct hsim_alibaba_node {
  * Reads an Alibaba node list (header sn,cpu_milli,memory_mib,gpu,model;
  * columns found by name) into a new array *nodes of *n nodes in file order,
  * which the caller frees with hsim_free() (NULL and 0 on error).  Any bad row
- * is an error "path:LINE: field N (name): expected ..., found '...'".
+ * is an error "path:LINE: field N (name): expected ..., found '...'", and
+ * so is a list of no nodes ("path:1: no nodes: ...").
  * Returns 0, HSIM_EIO, HSIM_EINPUT or HSIM_ENOMEM.  O(rows).
  */
 int hsim_alibaba_nodes_read(const char *path, hsim_alibaba_node_t **nodes,

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -45,6 +47,33 @@ static int refill(hsim_gz_t *g, hsim_err_t *e)
     return 0;
 }
 
+/* A named pipe opened without waiting for its writer (O_NONBLOCK): waits
+   up to FIFO_WAIT_MS for one to come, then reads as any file, blocking.
+   With no writer, read() answers 0 at once; with a writer that has written
+   nothing yet, EAGAIN.  The first bytes read stay in g->in.  0, or
+   HSIM_EIO when none came: a pipe nobody writes would block hsim for ever. */
+enum { FIFO_WAIT_MS = 10000, FIFO_POLL_MS = 10 };
+
+static int wait_for_writer(hsim_gz_t *g, hsim_err_t *e)
+{
+    for (int waited = 0;; waited += FIFO_POLL_MS) {
+        ssize_t got = read(g->fd, g->in, IN_SIZE);
+        if (got > 0)
+            g->z.avail_in = (uInt)got;
+        if (got > 0 || (got < 0 && errno == EAGAIN))
+            break; /* a writer is there */
+        if (got < 0 && errno != EINTR)
+            return hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", g->path, strerror(errno));
+        if (waited >= FIFO_WAIT_MS)
+            return hsim_errf(e, HSIM_EIO, "%s: cannot read: a named pipe that no program "
+                             "writes (waited %d s): expected a file, or a pipe with a writer",
+                             g->path, FIFO_WAIT_MS / 1000);
+        struct timespec pause = {0, FIFO_POLL_MS * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    return 0; /* the first hsim_gz_read() takes them from g->in */
+}
+
 int hsim_gz_open(const char *path, hsim_gz_t **gz, hsim_err_t *e)
 {
     *gz = NULL;
@@ -52,9 +81,23 @@ int hsim_gz_open(const char *path, hsim_gz_t **gz, hsim_err_t *e)
     if (!g)
         return HSIM_ENOMEM;
     g->path = path;
-    g->fd = open(path, O_RDONLY);
-    if (g->fd < 0) {
-        int rc = hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* O_NONBLOCK: opening a named pipe would wait for a writer, without
+       end when none comes; once open, reads block again */
+    g->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int rc = 0;
+    struct stat st;
+    if (g->fd < 0 || fstat(g->fd, &st))
+        rc = hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    else if (S_ISFIFO(st.st_mode))
+        rc = wait_for_writer(g, e);
+    if (rc == 0) {
+        int flags = fcntl(g->fd, F_GETFL);
+        if (flags < 0 || fcntl(g->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+            rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, strerror(errno));
+    }
+    if (rc) {
+        if (g->fd >= 0)
+            close(g->fd);
         hsim_free(g);
         return rc;
     }

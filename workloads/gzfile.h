@@ -21,8 +21,10 @@ typedef struct hsim_gz hsim_gz_t;
 
 /* Opens path for reading into *gz (the caller closes it with
    hsim_gz_close()).  The handle keeps the pointer path, for its messages:
-   the string must outlive it.  0, HSIM_ENOMEM, or HSIM_EIO: "<path>:
-   cannot open: <why>". */
+   the string must outlive it.  A named pipe is waited on for up to 10 s
+   until a program opens it to write (never for ever).  0, HSIM_ENOMEM, or
+   HSIM_EIO: "<path>: cannot open: <why>", or "<path>: cannot read: a named
+   pipe that no program writes ...". */
 int hsim_gz_open(const char *path, hsim_gz_t **gz, hsim_err_t *e);
 
 /* Reads up to len bytes (len <= INT_MAX) into buf, all of them unless the

@@ -12,6 +12,7 @@
 
 #include "gzfile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -138,8 +139,84 @@ static int parse_header_line(const char *text, const char *name, int64_t lineno,
     return 0;
 }
 
+int hsim_swf_extra_parse(const char *name, hsim_swf_extra_t *out)
+{
+    static const char *const names[] = {"detect", "ignore", "error"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, names[i])) {
+            *out = (hsim_swf_extra_t)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* The fields of s (blank-separated, s not blank), at most max of them in
+   f[] and len[]; returns how many there are in all. */
+static int split_fields(const char *s, const char **f, size_t *len, int max)
+{
+    int n = 0;
+    while (*s) {
+        const char *start = s;
+        while (*s && !is_blank(*s))
+            s++;
+        if (n < max) {
+            f[n] = start;
+            len[n] = (size_t)(s - start);
+        }
+        n++;
+        while (is_blank(*s))
+            s++;
+    }
+    return n;
+}
+
+/* Alea's three extra fields (swf.h): the queue's name is letters, digits,
+   '_', '-', '.' or '@', with a letter (a number there is no queue name:
+   the line is more likely cut or joined); the other two are any text
+   without blanks, nodes as "zewura7:zewura8", properties as "linux:nfs4". */
+static int alea_layout(const char *const *f, const size_t *len)
+{
+    int letter = 0;
+    for (size_t i = 0; i < len[1]; i++) {
+        char c = f[1][i];
+        if (!isalnum((unsigned char)c) && !strchr("_-.@", c))
+            return 0;
+        letter |= isalpha((unsigned char)c) != 0;
+    }
+    return letter && len[1] <= 63;
+}
+
+/* The fields past the 18th at s (not blank): 0 when extra lets them be,
+   else the error, which counts the line's fields. */
+static int extra_fields(const char *s, const char *name, int64_t lineno,
+                        hsim_swf_extra_t extra, hsim_swf_trace_t *t, hsim_err_t *e)
+{
+    if (extra == HSIM_SWF_EXTRA_IGNORE) {
+        t->n_extended++;
+        return 0;
+    }
+    const char *f[3];
+    size_t len[3];
+    int n = split_fields(s, f, len, 3);
+    if (extra == HSIM_SWF_EXTRA_DETECT && n == 3 && alea_layout(f, len)) {
+        t->n_extended++;
+        return 0;
+    }
+    if (extra == HSIM_SWF_EXTRA_ERROR)
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected %d fields, found %d (swf_extra = "
+                         "error)", name, (long long)lineno, HSIM_SWF_FIELDS,
+                         HSIM_SWF_FIELDS + n);
+    return hsim_errf(e, HSIM_EINPUT,
+                     "%s:%lld: expected %d fields, or %d in Alea's extended SWF (nodes used, a "
+                     "queue name, node properties), found %d (swf_extra = ignore skips extra "
+                     "fields)", name, (long long)lineno, HSIM_SWF_FIELDS, HSIM_SWF_FIELDS + 3,
+                     HSIM_SWF_FIELDS + n);
+}
+
 static int parse_job_line(const char *s, const char *name, int64_t lineno,
-                          hsim_swf_trace_t *t, hsim_err_t *e)
+                          hsim_swf_extra_t extra, hsim_swf_trace_t *t, hsim_err_t *e)
 {
     int64_t v[HSIM_SWF_FIELDS];
     int n = 0;
@@ -150,18 +227,10 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
             break;
         const char *end;
         if (n == HSIM_SWF_FIELDS) {
-            while (*s)
-                if (*s == ' ' || *s == '\t' || *s == '\r') {
-                    while (*s == ' ' || *s == '\t' || *s == '\r')
-                        s++;
-                    if (*s)
-                        n++;
-                } else {
-                    s++;
-                }
-            return hsim_errf(e, HSIM_EINPUT,
-                             "%s:%lld: expected %d fields, found %d",
-                             name, (long long)lineno, HSIM_SWF_FIELDS, n + 1);
+            int rc = extra_fields(s, name, lineno, extra, t, e);
+            if (rc)
+                return rc;
+            break;
         }
         int inexact;
         int rc = parse_fixed(s, &v[n], &end, &inexact);
@@ -225,7 +294,8 @@ static int parse_job_line(const char *s, const char *name, int64_t lineno,
 /* Handles one line of len bytes (without its newline; a NUL follows it).
    1 = stop (max_jobs reached). */
 static int parse_line(char *line, size_t len, const char *name, int64_t lineno,
-                      size_t max_jobs, hsim_swf_trace_t *t, hsim_err_t *e)
+                      size_t max_jobs, hsim_swf_extra_t extra, hsim_swf_trace_t *t,
+                      hsim_err_t *e)
 {
     if (len && line[len - 1] == '\r')
         line[--len] = '\0'; /* CRLF */
@@ -247,7 +317,7 @@ static int parse_line(char *line, size_t len, const char *name, int64_t lineno,
         return 0;
     if (*s == ';')
         return parse_header_line(s, name, lineno, &t->header, e);
-    int rc = parse_job_line(s, name, lineno, t, e);
+    int rc = parse_job_line(s, name, lineno, extra, t, e);
     if (rc == 0 && max_jobs && t->n_records >= max_jobs)
         return 1;
     return rc;
@@ -311,6 +381,12 @@ static void trace_init(hsim_swf_trace_t *t)
 int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
                   hsim_err_t *e)
 {
+    return hsim_swf_read_extra(path, max_jobs, HSIM_SWF_EXTRA_DETECT, t, e);
+}
+
+int hsim_swf_read_extra(const char *path, size_t max_jobs, hsim_swf_extra_t extra,
+                        hsim_swf_trace_t *t, hsim_err_t *e)
+{
     trace_init(t);
     hsim_gz_t *gz;
     int rc = hsim_gz_open(path, &gz, e);
@@ -337,14 +413,14 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
         char *p = buf, *nl;
         while (rc == 0 && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
             *nl = '\0';
-            rc = parse_line(p, (size_t)(nl - p), path, ++lineno, max_jobs, t, e);
+            rc = parse_line(p, (size_t)(nl - p), path, ++lineno, max_jobs, extra, t, e);
             p = nl + 1;
         }
         if (rc)
             break;
         size_t rest = have - (size_t)(p - buf);
         if (eof && rest) {
-            rc = parse_line(p, rest, path, ++lineno, max_jobs, t, e);
+            rc = parse_line(p, rest, path, ++lineno, max_jobs, extra, t, e);
             rest = 0;
         } else if (rest == CHUNK) {
             rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: line longer than %d bytes",
@@ -367,6 +443,12 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
 int hsim_swf_parse_string(const char *text, const char *name, size_t max_jobs,
                           hsim_swf_trace_t *t, hsim_err_t *e)
 {
+    return hsim_swf_parse_string_extra(text, name, max_jobs, HSIM_SWF_EXTRA_DETECT, t, e);
+}
+
+int hsim_swf_parse_string_extra(const char *text, const char *name, size_t max_jobs,
+                                hsim_swf_extra_t extra, hsim_swf_trace_t *t, hsim_err_t *e)
+{
     trace_init(t);
     char *copy = hsim_strdup(text);
     if (!copy)
@@ -377,7 +459,7 @@ int hsim_swf_parse_string(const char *text, const char *name, size_t max_jobs,
         char *nl = strchr(p, '\n');
         if (nl)
             *nl = '\0';
-        rc = parse_line(p, strlen(p), name, ++lineno, max_jobs, t, e);
+        rc = parse_line(p, strlen(p), name, ++lineno, max_jobs, extra, t, e);
         p = nl ? nl + 1 : NULL;
     }
     hsim_free(copy);

@@ -38,7 +38,27 @@ typedef struct hsim_swf_trace {
     size_t n_records;
     size_t cap_records;
     hsim_swf_header_t header;
+    size_t n_extended;           /* job lines read with fields past the 18th */
 } hsim_swf_trace_t;
+
+/*
+ * Fields past the 18th ([workload] swf_extra).  Alea, the simulator of the
+ * MetaCentrum data sets (wagap-2013 and others), extends SWF with three
+ * fields: the nodes a job used, its queue's name and the node properties it
+ * asked for, as in "... -1 -1 zewura7 q_2h linux:nfs4".  hsim's jobs keep
+ * queue numbers (field 15) only, so those fields are checked and skipped.
+ */
+typedef enum hsim_swf_extra {
+    HSIM_SWF_EXTRA_DETECT, /* lines of 21 fields in Alea's layout (field 20,
+                              the queue, a name with a letter; 19 and 21
+                              any text without blanks) are read; other
+                              extra fields are an error */
+    HSIM_SWF_EXTRA_IGNORE, /* any fields past the 18th are skipped */
+    HSIM_SWF_EXTRA_ERROR,  /* 18 fields exactly: any more is an error */
+} hsim_swf_extra_t;
+
+/* Parses "detect", "ignore" or "error"; 0 or -1. */
+int hsim_swf_extra_parse(const char *name, hsim_swf_extra_t *out);
 
 /*
  * Reads an SWF file (gzip or plain, told apart by content) into t, which the
@@ -53,6 +73,12 @@ int hsim_swf_read(const char *path, size_t max_jobs, hsim_swf_trace_t *t,
 /* Same, from a string in memory (for tests); name is used in messages. */
 int hsim_swf_parse_string(const char *text, const char *name, size_t max_jobs,
                           hsim_swf_trace_t *t, hsim_err_t *e);
+/* The two above read fields past the 18th as HSIM_SWF_EXTRA_DETECT does;
+   these, as extra says. */
+int hsim_swf_read_extra(const char *path, size_t max_jobs, hsim_swf_extra_t extra,
+                        hsim_swf_trace_t *t, hsim_err_t *e);
+int hsim_swf_parse_string_extra(const char *text, const char *name, size_t max_jobs,
+                                hsim_swf_extra_t extra, hsim_swf_trace_t *t, hsim_err_t *e);
 void hsim_swf_trace_free(hsim_swf_trace_t *t);
 
 /*

@@ -72,6 +72,8 @@ int fuzz_replay(const hsim_workload_t *w, const hsim_run_config_t *cfg, const ch
     int rc = hsim_engine_run(w, cfg, out, &st, e);
     hsim_free(st.node_busy);
     hsim_free(st.node_jobs);
+    hsim_free(st.held); /* on a cluster: what each job held, and where */
+    hsim_free(st.ranges);
     for (size_t i = 0; i < w->n_jobs && rc == 0; i++)
         FUZZ_CHECK(out[i].start >= w->jobs[i].submit && out[i].end > out[i].start,
                    "%s: job %lld submitted %lld, started %lld, ended %lld", label,

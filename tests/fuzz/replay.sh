@@ -28,7 +28,7 @@ export LSAN_OPTIONS="suppressions='$here/lsan.supp'" # quoted: options split at 
 export UBSAN_OPTIONS=print_stacktrace=1
 
 failed=0
-for target in swf ini gpu; do
+for target in swf ini gpu topology nodes; do
   for input in "$here/regress/$target"/*; do
     if (cd "$work/main/experiments" &&
         "$bin/fuzz_$target" -artifact_prefix="$work/tmp/" "$input") > "$work/replay.log" 2>&1; then

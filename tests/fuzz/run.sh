@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # run.sh [SECONDS_PER_TARGET]: fuzzes hsim's input readers with libFuzzer.
+# HSIM_FUZZ_TARGETS (default "swf ini gpu topology nodes") picks the
+# targets to fuzz; every regression input is replayed whatever it says.
 #
-# Builds fuzz_swf, fuzz_ini and fuzz_gpu with clang, libFuzzer, ASan and
-# UBSan in build-fuzz/ (-DHSIM_FUZZ=ON), replays tests/fuzz/regress/ through
+# Builds fuzz_swf, fuzz_ini, fuzz_gpu, fuzz_topology and fuzz_nodes with
+# clang, libFuzzer, ASan and UBSan (and HSIM_INVARIANTS) in build-fuzz/
+# (-DHSIM_FUZZ=ON), replays tests/fuzz/regress/ through
 # them (these inputs once failed and must pass), then fuzzes each target
 # for SECONDS_PER_TARGET seconds (default 60), one after the other, with
 # -timeout=5 -rss_limit_mb=2048.  Exit status 1, with the reproducer's path
@@ -15,8 +18,11 @@
 # Seeds are made in build-fuzz/fuzz/seeds from the traces of ../shared (set
 # HSIM_SHARED to put it elsewhere): the first 60 lines of each SWF trace
 # and of traces/quickstart.swf; the first 50 lines of each GPU trace file
-# behind the two bytes that pick its reader (see fuzz_gpu.c).  INI seeds
-# are read in place: experiments/, tests/golden/, tests/fuzz/seeds/ini/.
+# behind the two bytes that pick its reader (see fuzz_gpu.c); the first 50
+# lines of each Alibaba node list behind the byte that picks the workload
+# (see fuzz_nodes.c).  INI seeds are read in place: experiments/,
+# tests/golden/, tests/fuzz/seeds/ini/; topology seeds too:
+# traces/topologies/ and tests/fuzz/seeds/topology/.
 # What fuzzing adds is kept in build-fuzz/fuzz/corpus/TARGET for the next
 # run; crashes go to build-fuzz/fuzz/crashes/TARGET, logs to
 # build-fuzz/fuzz/logs.  Nothing is written outside build-fuzz/.
@@ -32,7 +38,8 @@ work=$build/fuzz
 
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHSIM_FUZZ=ON \
   -DHSIM_SHARED="$shared" > /dev/null
-cmake --build "$build" -j "$(nproc)" --target fuzz_swf fuzz_ini fuzz_gpu
+cmake --build "$build" -j "$(nproc)" --target fuzz_swf fuzz_ini fuzz_gpu fuzz_topology \
+  fuzz_nodes
 
 echo "== replaying tests/fuzz/regress"
 bash "$here/replay.sh" "$bin" "$shared" "$work"
@@ -50,7 +57,7 @@ gpu_seed() {
 }
 
 rm -rf "$work/seeds"
-mkdir -p "$work/seeds/swf" "$work/seeds/gpu" "$work/logs"
+mkdir -p "$work/seeds/swf" "$work/seeds/gpu" "$work/seeds/nodes" "$work/logs"
 for trace in "$shared"/traces/swf/*.swf.gz traces/quickstart.swf; do
   head_of "$trace" 60 > "$work/seeds/swf/$(basename "$trace" .gz)"
 done
@@ -63,6 +70,13 @@ for f in "$gpu"/elasticflow/*.csv.gz; do gpu_seed 1 "$f"; done
 for f in "$gpu"/alibaba-2023/openb_pod_list_*; do gpu_seed 2 "$f"; done
 for f in "$gpu"/alibaba-2023/openb_node_list_*; do gpu_seed 3 "$f"; done
 gpu_seed 4 "$gpu/gavel-philly/throughputs.csv"
+# node list seeds: byte 0 picks the workload (fuzz_nodes.c)
+for f in "$gpu"/alibaba-2023/openb_node_list_*; do
+  for workload in 0 1 2; do
+    { printf "\\$(printf %03o "$workload")"; head_of "$f" 50; } \
+      > "$work/seeds/nodes/$workload-$(basename "$f" .gz)"
+  done
+done
 
 # As in replay.sh: temporary files in build-fuzz, hwloc's own leak ignored.
 export TMPDIR=$work/tmp
@@ -70,10 +84,12 @@ export LSAN_OPTIONS="suppressions='$here/lsan.supp'" # quoted: options split at 
 export UBSAN_OPTIONS=print_stacktrace=1
 
 failed=0
+targets=" ${HSIM_FUZZ_TARGETS:-swf ini gpu topology nodes} "
 # fuzz TARGET SEED_FOLDER...: fuzzes one target from its corpus and seeds.
 fuzz() {
   local target=$1
   shift
+  [[ $targets == *" $target "* ]] || return 0
   local corpus=$work/corpus/$target crashes=$work/crashes/$target
   local log=$work/logs/$target.log
   mkdir -p "$corpus" "$crashes"
@@ -97,4 +113,6 @@ fuzz() {
 fuzz swf "$work/seeds/swf" "$here/regress/swf"
 fuzz ini "$source_dir/experiments" "$source_dir/tests/golden" "$here/seeds/ini" "$here/regress/ini"
 fuzz gpu "$work/seeds/gpu" "$here/regress/gpu"
+fuzz topology "$source_dir/traces/topologies" "$here/seeds/topology" "$here/regress/topology"
+fuzz nodes "$work/seeds/nodes" "$here/regress/nodes"
 exit "$failed"
