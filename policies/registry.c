@@ -10,6 +10,8 @@
 
 extern const hsim_order_t hsim_order_fcfs;
 extern const hsim_order_t hsim_order_sjf;
+extern const hsim_order_t hsim_order_ljf, hsim_order_wfp3, hsim_order_unicep; /* order_scores.c */
+extern const hsim_order_t hsim_order_f1, hsim_order_f2, hsim_order_f3, hsim_order_f4;
 extern const hsim_scheduler_t hsim_sched_none;
 extern const hsim_scheduler_t hsim_sched_easy;
 extern const hsim_scheduler_t hsim_sched_conservative;
@@ -17,6 +19,13 @@ extern const hsim_scheduler_t hsim_sched_conservative;
 const hsim_order_t *const hsim_orders[] = {
     &hsim_order_fcfs,
     &hsim_order_sjf,
+    &hsim_order_ljf,
+    &hsim_order_wfp3,
+    &hsim_order_unicep,
+    &hsim_order_f1,
+    &hsim_order_f2,
+    &hsim_order_f3,
+    &hsim_order_f4,
     NULL,
 };
 

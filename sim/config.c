@@ -1141,6 +1141,12 @@ static void policy_not_read(parse_t *p, int cluster)
                     "%s, which plans on estimates that never change and "
                     "that no job outlives: expected user or oracle",
                     pc->name, pred->name, pc->scheduler->name);
+        if (pc->order && pc->order->time_dependent && pc->scheduler->fixed_estimates)
+            fail_at(p, pc->lines[HSIM_POLICY_QUEUE],
+                    "[policy %s] queue = %s ranks jobs by how long they have waited, which "
+                    "backfill = %s does not follow (it keeps the reservations it made): "
+                    "expected backfill = none or easy", pc->name, pc->order->name,
+                    pc->scheduler->name);
         for (int k = HSIM_POLICY_ESTIMATE_MODEL; k <= HSIM_POLICY_ESTIMATE_RETRAIN; k++)
             if ((pc->seen & KEY_BIT(k)) && pred && !pred->uses_model)
                 fail_at(p, pc->lines[k],
