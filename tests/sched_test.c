@@ -286,3 +286,93 @@ int hsim_test_compare_runs(const hsim_workload_t *w, const hsim_outcome_t *a,
         fprintf(stderr, "\n%s seed %lu: %d jobs differ\n", what, seed, diffs);
     return diffs;
 }
+
+/* ---- clusters of several node types ---- */
+
+uint64_t hsim_test_next(uint64_t *x)
+{
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * 0x2545F4914F6CDD1DULL;
+}
+
+int64_t hsim_test_between(uint64_t *x, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(hsim_test_next(x) % (uint64_t)(hi - lo + 1));
+}
+
+hsim_node_type_t hsim_test_node_type(const char *name, int32_t count, int32_t cores,
+                                     int64_t mem_mb, int32_t gpus, const char *model,
+                                     int32_t fpgas)
+{
+    hsim_node_type_t t;
+    memset(&t, 0, sizeof t);
+    hsim_strlcpy(t.name, name, sizeof t.name);
+    t.count = count;
+    t.cores = cores;
+    t.mem_mb = mem_mb;
+    t.gpus = gpus;
+    if (gpus > 0)
+        hsim_strlcpy(t.gpu_model, model, sizeof t.gpu_model);
+    t.fpgas = fpgas;
+    t.speed = 1.0;
+    return t;
+}
+
+size_t hsim_test_random_cluster(uint64_t *x, hsim_node_type_t *t)
+{
+    int32_t cpu_cores = (int32_t)hsim_test_between(x, 4, 16);
+    t[0] = hsim_test_node_type("cpu", (int32_t)hsim_test_between(x, 2, 5), cpu_cores,
+                               cpu_cores * 2048, 0, "", 0);
+    t[1] = hsim_test_node_type("gpa", (int32_t)hsim_test_between(x, 1, 3), 16, 65536, 4, "a", 0);
+    t[2] = hsim_test_node_type("gpb", (int32_t)hsim_test_between(x, 1, 2), 32, 131072, 8, "b",
+                               0);
+    t[3] = hsim_test_node_type("fpga", (int32_t)hsim_test_between(x, 1, 2), 8, 32768, 0, "", 2);
+    return 4;
+}
+
+void hsim_test_random_mixed_jobs(hsim_workload_t *w, uint64_t *x, size_t n,
+                                 const hsim_node_type_t *t)
+{
+    int ma = hsim_workload_model(w, "a"), mb = hsim_workload_model(w, "b");
+    HSIM_ASSERT(ma >= 0 && mb >= 0);
+    hsim_time_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        hsim_job_t j;
+        hsim_job_init(&j);
+        j.id = (int64_t)i + 1;
+        j.line = j.id;
+        at += hsim_test_between(x, 0, 4) == 0 ? hsim_test_between(x, 0, 300) * S
+                                              : hsim_test_between(x, 0, 15) * S;
+        j.submit = at;
+        j.runtime = j.estimate = hsim_test_between(x, 1, 600) * S; /* exact */
+        j.user = (int32_t)hsim_test_between(x, 0, 3);
+        switch (hsim_test_between(x, 0, 3)) {
+        case 0: /* CPU, maybe over several nodes, memory that binds */
+            j.procs = (int32_t)hsim_test_between(x, 1, t[0].cores * 2);
+            j.mem_mb = j.procs * hsim_test_between(x, 512, 2048);
+            break;
+        case 1: /* GPUs of any model, or of one */
+            j.gpus = (int32_t)hsim_test_between(x, 1, 4);
+            j.gpu_milli = 1000;
+            j.procs = j.gpus * (int32_t)hsim_test_between(x, 1, 4);
+            j.mem_mb = j.gpus * hsim_test_between(x, 1024, 16384);
+            j.gpu_models = hsim_test_between(x, 0, 2) == 0 ? 1u << ma : 0;
+            break;
+        case 2: /* GPUs of model b */
+            j.gpus = (int32_t)hsim_test_between(x, 1, 8);
+            j.gpu_milli = 1000;
+            j.procs = j.gpus * 2;
+            j.mem_mb = j.gpus * 8192;
+            j.gpu_models = 1u << mb;
+            break;
+        default: /* FPGAs */
+            j.fpgas = (int32_t)hsim_test_between(x, 1, 2);
+            j.procs = (int32_t)hsim_test_between(x, 1, 8);
+            j.mem_mb = hsim_test_between(x, 1024, 16384);
+            break;
+        }
+        HSIM_ASSERT(hsim_workload_add(w, &j) == 0);
+    }
+}

@@ -69,4 +69,28 @@ hsim_test_workload_fn hsim_test_chain_workload;
 hsim_test_workload_fn hsim_test_random_workload_us;
 hsim_test_workload_fn hsim_test_chain_workload_us;
 
+/* ---- clusters of several node types ---- */
+
+/* xorshift64*: the tests' own stream, so that a seed names a case; *x must
+   not be 0. */
+uint64_t hsim_test_next(uint64_t *x);
+/* A whole number from lo to hi, both included. */
+int64_t hsim_test_between(uint64_t *x, int64_t lo, int64_t hi);
+
+/* A node type of count nodes, speed 1; model names the GPUs when gpus > 0. */
+hsim_node_type_t hsim_test_node_type(const char *name, int32_t count, int32_t cores,
+                                     int64_t mem_mb, int32_t gpus, const char *model,
+                                     int32_t fpgas);
+
+/* A random cluster into t[0..4) (returns 4): CPU nodes, GPU nodes of
+   models "a" and "b", FPGA nodes, memory on all. */
+size_t hsim_test_random_cluster(uint64_t *x, hsim_node_type_t *t);
+
+/* Appends n jobs (w initialised) that each fit some type of
+   hsim_test_random_cluster()'s t: CPU jobs maybe over several nodes with
+   memory that binds, GPU jobs of any model or of one, FPGA jobs; arrivals
+   in bursts; exact estimates. */
+void hsim_test_random_mixed_jobs(hsim_workload_t *w, uint64_t *x, size_t n,
+                                 const hsim_node_type_t *t);
+
 #endif
