@@ -2,6 +2,10 @@
  * harness.c - main() for the CUnit programs.  Every suite records the live
  * allocation count before each test and checks it after: a test that leaks
  * through hsim's allocator fails.
+ *
+ * Usage: test_x [SUITE...] runs the named suites (all when none), and
+ * test_x -x SUITE... all but those: CMake runs a long suite as a test of
+ * its own (tests/CMakeLists.txt), and the rest of its program as another.
  */
 #include "harness.h"
 
@@ -9,14 +13,29 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static long live_before;
+static int print_times;        /* HSIM_TEST_TIMES set: each test's time */
+static struct timespec t_before;
 
-static void before_each(void) { live_before = hsim_alloc_live(); }
+static void before_each(void)
+{
+    live_before = hsim_alloc_live();
+    if (print_times)
+        clock_gettime(CLOCK_MONOTONIC, &t_before);
+}
 
 static void after_each(void)
 {
+    if (print_times) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double s = (double)(t.tv_sec - t_before.tv_sec) + (t.tv_nsec - t_before.tv_nsec) / 1e9;
+        CU_pTest test = CU_get_current_test();
+        fprintf(stderr, "\ntime: %s %.2f s\n", test ? test->pName : "?", s);
+    }
     hsim_alloc_fail_after(0);
     long now = hsim_alloc_live();
     if (now != live_before)
@@ -71,7 +90,38 @@ unsigned long hsim_test_seeds(unsigned long n)
     return n * seed_scale;
 }
 
-int main(void)
+/*
+ * Leaves active only the suites that argv names (or, after -x, all but
+ * those).  1 when every name is a suite of this program, else 0 (the
+ * suites are listed on stderr).  O(suites x names).
+ */
+static int select_suites(int argc, char **argv)
+{
+    int except = argc > 1 && !strcmp(argv[1], "-x");
+    int first = except ? 2 : 1, ok = 1;
+    for (int i = first; i < argc; i++) {
+        CU_pSuite s = CU_get_suite(argv[i]);
+        if (!s) {
+            fprintf(stderr, "no suite '%s' in this program; its suites:", argv[i]);
+            for (s = CU_get_registry()->pSuite; s; s = s->pNext)
+                fprintf(stderr, " %s", s->pName);
+            fprintf(stderr, "\n");
+            ok = 0;
+        }
+    }
+    if (!ok || argc <= first)
+        return ok;
+    for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext) {
+        int named = 0;
+        for (int i = first; i < argc; i++)
+            named |= !strcmp(argv[i], s->pName);
+        CU_set_suite_active(s, named != except ? CU_TRUE : CU_FALSE);
+    }
+    CU_set_fail_on_inactive(CU_FALSE);
+    return 1;
+}
+
+int main(int argc, char **argv)
 {
     const char *scale = getenv("HSIM_TEST_SEEDS");
     if (scale) {
@@ -85,9 +135,14 @@ int main(void)
             return 2;
         }
     }
+    print_times = getenv("HSIM_TEST_TIMES") != NULL;
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     hsim_test_register();
+    if (!select_suites(argc, argv)) {
+        CU_cleanup_registry();
+        return 2;
+    }
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();

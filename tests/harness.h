@@ -1,6 +1,7 @@
 /*
  * harness.h - what every CUnit test program shares: a main() that runs the
- * suites its file registers, and checks that no allocation leaks.
+ * suites its file registers (all of them, those named on its command line,
+ * or, after -x, all but those), and checks that no allocation leaks.
  */
 #ifndef HSIM_TEST_HARNESS_H
 #define HSIM_TEST_HARNESS_H
@@ -24,6 +25,9 @@ CU_pSuite hsim_test_suite(const char *name);
  */
 int hsim_test_message_ok(const char *msg, const char *prefix, const char *n1,
                          const char *n2, const char *n3);
+
+/* With HSIM_TEST_TIMES set, each test's wall time is printed to stderr
+   ("time: NAME SECONDS s"), to find the slow ones. */
 
 /* How many seeds a randomized test runs: n, times HSIM_TEST_SEEDS when it
    is set (a whole number from 1 to 10000), for a longer soak than CI's;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# planner.test.sh HSIM SHARED WORKDIR
+# planner.test.sh HSIM SHARED WORKDIR [PART]
 # The queue policies planning node by node, end to end, through the hsim
 # command:
 #  - each shared ElasticFlow trace on 128 nodes of one GPU (and 64 cores
@@ -12,9 +12,34 @@
 #    serve their partition; a partition no type serves is a rejection with
 #    the reason;
 #  - jobs.csv's resource columns for a hand-worked run.
+# PART runs one part only: elasticflow-NN (NN from 01 to 05: trace NN on
+# one-GPU nodes against the pool, under all policies but conservative),
+# elasticflow-NN-conservative (the same under conservative backfilling),
+# elasticflow-NN-head (trace NN on 16 nodes of 8 GPUs), or partitions
+# (partitions and resource columns); CTest runs each part as a test of its
+# own (tests/CMakeLists.txt), so that none takes long under the
+# sanitizers.  Without PART, all of them.
 # Every check prints one line; the script exits 1 if any failed.
 set -uo pipefail
-[[ $# -eq 3 ]] || { echo "usage: planner.test.sh HSIM SHARED WORKDIR" >&2; exit 2; }
+[[ $# -eq 3 || $# -eq 4 ]] || { echo "usage: planner.test.sh HSIM SHARED WORKDIR [PART]" >&2; exit 2; }
+part=${4:-all}
+all_policies="fcfs easy easy-sjbf sjf-easy conservative"
+# equivalence: the policies whose schedules on one-GPU nodes are checked
+# against the pool's; head: 1 to check each trace on 16 nodes of 8 GPUs
+equivalence=$all_policies head=1
+case $part in
+  all) traces="01 02 03 04 05" ;;
+  elasticflow-0[1-5])
+    traces=${part#elasticflow-} equivalence="fcfs easy easy-sjbf sjf-easy" head=0 ;;
+  elasticflow-0[1-5]-conservative)
+    traces=${part#elasticflow-} traces=${traces%-conservative} equivalence=conservative head=0 ;;
+  elasticflow-0[1-5]-head) traces=${part#elasticflow-} traces=${traces%-head} equivalence="" ;;
+  partitions) traces="" ;;
+  *) echo "planner.test.sh: unknown part '$part': expected elasticflow-NN," \
+          "elasticflow-NN-conservative or elasticflow-NN-head (NN from 01 to 05), or" \
+          "partitions" >&2
+     exit 2 ;;
+esac
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 shared=$(cd "$2" && pwd) || { echo "planner: no shared folder $2" >&2; exit 2; }
@@ -22,17 +47,19 @@ source "$repo/tests/testlib.sh"
 SHOW_ERRORS=1
 test_setup planner "$1" "$3"
 
-policies='[policy fcfs]
-[policy easy]
-backfill = easy
-[policy easy-sjbf]
-backfill = easy
-backfill_order = sjf
-[policy sjf-easy]
-queue = sjf
-backfill = easy
-[policy conservative]
-backfill = conservative'
+# policies NAME...: the [policy] sections of the named policies
+policies() {
+  local p
+  for p in "$@"; do
+    echo "[policy $p]"
+    case $p in
+      easy) echo "backfill = easy" ;;
+      easy-sjbf) printf 'backfill = easy\nbackfill_order = sjf\n' ;;
+      sjf-easy) printf 'queue = sjf\nbackfill = easy\n' ;;
+      conservative) echo "backfill = conservative" ;;
+    esac
+  done
+}
 
 # same_starts A B: two jobs.csv files give every job the same start
 same_starts() { cmp -s <(cut -d, -f1,3 "$1") <(cut -d, -f1,3 "$2"); }
@@ -43,24 +70,33 @@ col() {
 }
 not_more() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 
-for c in 01 02 03 04 05; do
-  trace=$shared/traces/gpu/elasticflow/cluster$c.csv.gz
-  cat >ef$c.ini <<EOF
+# nodes_ini NAME TRACE COUNT GPUS POLICY...: an experiment on COUNT nodes
+# of GPUS GPUs (and 64 cores that never bind) under the named policies
+nodes_ini() {
+  local name=$1 trace=$2 count=$3 gpus=$4
+  shift 4
+  cat <<EOF
 [experiment]
-name = ef$c
+name = $name
 output = out
 [workload]
 format = elasticflow
 path = $trace
 [nodes gpu]
-count = 128
+count = $count
 cores = 64
-gpus = 1
-$policies
+gpus = $gpus
+$(policies "$@")
 EOF
-  run gen ef$c.ini ef$c.swf
-  check "elasticflow $c: hsim gen writes it as SWF" test $rc -eq 0
-  cat >pool$c.ini <<EOF
+}
+
+for c in $traces; do
+  trace=$shared/traces/gpu/elasticflow/cluster$c.csv.gz
+  if [[ -n $equivalence ]]; then
+    nodes_ini ef$c "$trace" 128 1 $equivalence >ef$c.ini
+    run gen ef$c.ini ef$c.swf
+    check "elasticflow $c: hsim gen writes it as SWF" test $rc -eq 0
+    cat >pool$c.ini <<EOF
 [experiment]
 name = pool$c
 output = out
@@ -68,19 +104,20 @@ output = out
 path = ef$c.swf
 [cluster]
 processors = 128
-$policies
+$(policies $equivalence)
 EOF
-  run -q pool$c.ini
-  check "elasticflow $c: the pool of 128 processors runs" test $rc -eq 0
-  run -q ef$c.ini
-  check "elasticflow $c: 128 nodes of one GPU run" test $rc -eq 0
-  for p in fcfs easy easy-sjbf sjf-easy conservative; do
-    check "elasticflow $c, $p: every start as on the pool" \
-      same_starts out/pool$c/$p/jobs.csv out/ef$c/$p/jobs.csv
-  done
+    run -q pool$c.ini
+    check "elasticflow $c: the pool of 128 processors runs" test $rc -eq 0
+    run -q ef$c.ini
+    check "elasticflow $c: 128 nodes of one GPU run" test $rc -eq 0
+    for p in $equivalence; do
+      check "elasticflow $c, $p: every start as on the pool" \
+        same_starts out/pool$c/$p/jobs.csv out/ef$c/$p/jobs.csv
+    done
+  fi
+  ((head)) || continue
   # 16 nodes of 8 GPUs: EASY's reservation protects the head
-  sed -e "s/name = ef$c/name = big$c/" -e 's/count = 128/count = 16/' -e 's/gpus = 1/gpus = 8/' \
-    ef$c.ini >big$c.ini
+  nodes_ini big$c "$trace" 16 8 $all_policies >big$c.ini
   run -q big$c.ini
   check "elasticflow $c on 16 x 8 GPUs: runs" test $rc -eq 0
   check "elasticflow $c on 16 x 8 GPUs: EASY's longest wait is no longer than FCFS's" \
@@ -89,6 +126,11 @@ EOF
     not_more "$(col out/big$c/summary.csv conservative max_wait)" \
     "$(col out/big$c/summary.csv fcfs max_wait)"
 done
+
+if [[ $part != all && $part != partitions ]]; then
+  test_finish
+  exit 0
+fi
 
 # ---- partitions ----
 # Jobs 1-2 in partition 1, 3-4 in partition 2, 5 in partition 3 (no node

@@ -5,8 +5,12 @@
 # predictor on the second half (table and CSV), an experiment plans EASY
 # with each model (estimate.model) and with one trained as it goes
 # (estimate.retrain), twice with the same files; and what is refused.
+# PART runs one part only (train, eval or replay; CTest runs each as a test
+# of its own, so that none takes long under the sanitizers); without it,
+# all of them.
 set -uo pipefail
-[[ $# -eq 3 ]] || { echo "usage: predict.test.sh HSIM SHARED WORKDIR" >&2; exit 2; }
+[[ $# -eq 3 || $# -eq 4 ]] || { echo "usage: predict.test.sh HSIM SHARED WORKDIR [PART]" >&2; exit 2; }
+part=${4:-all}
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 shared=$(cd "$2" && pwd) || { echo "predict: no shared folder $2" >&2; exit 2; }
@@ -14,18 +18,28 @@ source "$repo/tests/testlib.sh"
 SHOW_ERRORS=1
 test_setup predict "$1" "$3"
 kth=$shared/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz
+in_part() { [[ $part == all || $part == "$1" ]]; }
 
 for m in regression gbdt lstm; do
+  in_part train || in_part replay || continue
   run train --trace "$kth" --model $m --until 0.5 --out kth.$m
   check "train $m: exits 0" test $rc -eq 0
   check "train $m: says what it trained on" has_err "$m trained on the first 14233 of 28467 jobs"
   check "train $m: writes its model" test -s kth.$m
 done
+if in_part train; then
 check "the gbdt model is hsim's format" test "$(head -n 1 kth.gbdt)" == "hsim-gbdt 1"
 # the same data and seed: the same model, byte for byte
 run train --trace "$kth" --model gbdt --until 0.5 --out again.gbdt
 check "train gbdt again: the same file" cmp -s kth.gbdt again.gbdt
+run train --trace "$kth" --model forest --until 0.5 --out x
+check "train an unknown model: exit 2" test $rc -eq 2 -a ! -e x
+run train --trace "$kth" --model gbdt --until 1.5 --out x
+check "train --until 1.5: exit 2" test $rc -eq 2
+check "train --until 1.5: says so" has_err "--until: expected a fraction between 0 and 1, found '1.5'"
+fi
 
+if in_part eval; then
 run predict-eval --trace "$kth" --from 0.5 --out eval.csv
 check "predict-eval: exits 0" test $rc -eq 0
 check "predict-eval: the CSV's header" \
@@ -41,6 +55,11 @@ acc() { awk -F, -v p="$1" '$1 == p { print $3 }' eval.csv; }
 check "predict-eval: gbdt is more accurate than the users' requests" \
   awk -v a="$(acc gbdt)" -v b="$(acc user)" 'BEGIN { exit !(a > b) }'
 check "predict-eval: the table names them too" grep -qE '^gbdt +0\.[0-9]{3} ' out.txt
+run predict-eval --trace "$kth"
+check "predict-eval without --from: its usage" test $rc -eq 2 && has_err "usage: hsim predict-eval"
+fi
+
+if in_part replay; then
 
 cat >kth.ini <<EOF
 [experiment]
@@ -104,12 +123,6 @@ run bad3.ini
 check "a model of another kind: exit 2" test $rc -eq 2
 check "a model of another kind: names the INI line and the file" \
   has_err "bad3.ini:8: [policy p] estimate.model: ./kth.lstm:1: expected 'hsim-gbdt 1'"
-run train --trace "$kth" --model forest --until 0.5 --out x
-check "train an unknown model: exit 2" test $rc -eq 2 -a ! -e x
-run train --trace "$kth" --model gbdt --until 1.5 --out x
-check "train --until 1.5: exit 2" test $rc -eq 2
-check "train --until 1.5: says so" has_err "--until: expected a fraction between 0 and 1, found '1.5'"
-run predict-eval --trace "$kth"
-check "predict-eval without --from: its usage" test $rc -eq 2 && has_err "usage: hsim predict-eval"
+fi
 
 test_finish

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #define S HSIM_SECOND
-#define JOBS 600
+#define JOBS 400
 
 /* ---- a predictor that records what the one under test answers ---- */
 

@@ -16,7 +16,7 @@
  * job later than the first reservation it made for it (recorded from its
  * decisions).
  */
-#include "harness.h"
+#include "sched_test.h"
 
 #include "policies/registry.h"
 #include "sim/engine.h"
@@ -26,37 +26,6 @@
 #include <string.h>
 
 #define S HSIM_SECOND
-
-/* xorshift64*: the tests' own stream, so that a seed names a case. */
-static uint64_t rnd(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * 0x2545F4914F6CDD1DULL;
-}
-
-static int64_t between(uint64_t *x, int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rnd(x) % (uint64_t)(hi - lo + 1));
-}
-
-static hsim_node_type_t ntype(const char *name, int32_t count, int32_t cores, int64_t mem_mb,
-                              int32_t gpus, const char *model, int32_t fpgas)
-{
-    hsim_node_type_t t;
-    memset(&t, 0, sizeof t);
-    hsim_strlcpy(t.name, name, sizeof t.name);
-    t.count = count;
-    t.cores = cores;
-    t.mem_mb = mem_mb;
-    t.gpus = gpus;
-    if (gpus > 0)
-        hsim_strlcpy(t.gpu_model, model, sizeof t.gpu_model);
-    t.fpgas = fpgas;
-    t.speed = 1.0;
-    return t;
-}
 
 static int run(const hsim_workload_t *w, int32_t capacity, const hsim_cluster_spec_t *spec,
                const char *queue, const char *backfill, const char *bf_order,
@@ -91,18 +60,21 @@ static void random_jobs(hsim_workload_t *w, uint64_t *x, size_t n, int32_t size,
         hsim_job_init(&j);
         j.id = (int64_t)i + 1;
         j.line = j.id;
-        t += between(x, 0, 3) == 0 ? between(x, 0, 400) * S : between(x, 0, 20) * S;
+        t += hsim_test_between(x, 0, 3) == 0 ? hsim_test_between(x, 0, 400) * S
+                                             : hsim_test_between(x, 0, 20) * S;
         j.submit = t;
-        int32_t units = between(x, 0, 3) == 0 ? (int32_t)between(x, 1, size)
-                                              : (int32_t)between(x, 1, size / 4 + 1);
+        int32_t units = hsim_test_between(x, 0, 3) == 0
+                            ? (int32_t)hsim_test_between(x, 1, size)
+                            : (int32_t)hsim_test_between(x, 1, size / 4 + 1);
         j.procs = units;
         if (gpu) {
             j.gpus = units;
             j.gpu_milli = 1000;
         }
-        j.runtime = between(x, 1, 900) * S;
-        j.estimate = between(x, 0, 2) == 0 ? j.runtime : j.runtime * between(x, 1, 10);
-        j.user = (int32_t)between(x, 0, 5);
+        j.runtime = hsim_test_between(x, 1, 900) * S;
+        j.estimate = hsim_test_between(x, 0, 2) == 0 ? j.runtime
+                                                     : j.runtime * hsim_test_between(x, 1, 10);
+        j.user = (int32_t)hsim_test_between(x, 0, 5);
         HSIM_ASSERT(hsim_workload_add(w, &j) == 0);
     }
 }
@@ -139,11 +111,11 @@ static void equivalence(int gpu)
     unsigned long seeds = hsim_test_seeds(12);
     for (unsigned long seed = 1; seed <= seeds; seed++) {
         uint64_t x = 0x9E3779B97F4A7C15ULL * seed;
-        int32_t size = (int32_t)between(&x, 4, 24);
+        int32_t size = (int32_t)hsim_test_between(&x, 4, 24);
         hsim_workload_t w;
         hsim_workload_init(&w);
         random_jobs(&w, &x, 300, size, gpu);
-        hsim_node_type_t t = ntype("unit", size, gpu ? 4 : 1, 0, gpu, "g", 0);
+        hsim_node_type_t t = hsim_test_node_type("unit", size, gpu ? 4 : 1, 0, gpu, "g", 0);
         hsim_cluster_spec_t spec = {.types = &t, .n_types = 1};
         hsim_outcome_t *pool = hsim_calloc(w.n_jobs, sizeof *pool);
         hsim_outcome_t *nodes = hsim_calloc(w.n_jobs, sizeof *nodes);
@@ -303,76 +275,20 @@ static const hsim_scheduler_t watch_cons = {
     .running_any_order = 1, .fixed_estimates = 1, .plans_on_nodes = 1,
 };
 
-/* A random cluster: CPU nodes, GPU nodes of models "a" and "b", FPGA
-   nodes, memory on all; and jobs that each fit some node type. */
-static size_t random_cluster(uint64_t *x, hsim_node_type_t *t)
-{
-    int32_t cpu_cores = (int32_t)between(x, 4, 16);
-    t[0] = ntype("cpu", (int32_t)between(x, 2, 5), cpu_cores, cpu_cores * 2048, 0, "", 0);
-    t[1] = ntype("gpa", (int32_t)between(x, 1, 3), 16, 65536, 4, "a", 0);
-    t[2] = ntype("gpb", (int32_t)between(x, 1, 2), 32, 131072, 8, "b", 0);
-    t[3] = ntype("fpga", (int32_t)between(x, 1, 2), 8, 32768, 0, "", 2);
-    return 4;
-}
-
-static void random_mixed_jobs(hsim_workload_t *w, uint64_t *x, size_t n,
-                              const hsim_node_type_t *t)
-{
-    int ma = hsim_workload_model(w, "a"), mb = hsim_workload_model(w, "b");
-    HSIM_ASSERT(ma >= 0 && mb >= 0);
-    hsim_time_t at = 0;
-    for (size_t i = 0; i < n; i++) {
-        hsim_job_t j;
-        hsim_job_init(&j);
-        j.id = (int64_t)i + 1;
-        j.line = j.id;
-        at += between(x, 0, 4) == 0 ? between(x, 0, 300) * S : between(x, 0, 15) * S;
-        j.submit = at;
-        j.runtime = j.estimate = between(x, 1, 600) * S; /* exact */
-        j.user = (int32_t)between(x, 0, 3);
-        switch (between(x, 0, 3)) {
-        case 0: /* CPU, maybe over several nodes, memory that binds */
-            j.procs = (int32_t)between(x, 1, t[0].cores * 2);
-            j.mem_mb = j.procs * between(x, 512, 2048);
-            break;
-        case 1: /* GPUs of any model, or of one */
-            j.gpus = (int32_t)between(x, 1, 4);
-            j.gpu_milli = 1000;
-            j.procs = j.gpus * (int32_t)between(x, 1, 4);
-            j.mem_mb = j.gpus * between(x, 1024, 16384);
-            j.gpu_models = between(x, 0, 2) == 0 ? 1u << ma : 0;
-            break;
-        case 2: /* GPUs of model b */
-            j.gpus = (int32_t)between(x, 1, 8);
-            j.gpu_milli = 1000;
-            j.procs = j.gpus * 2;
-            j.mem_mb = j.gpus * 8192;
-            j.gpu_models = 1u << mb;
-            break;
-        default: /* FPGAs */
-            j.fpgas = (int32_t)between(x, 1, 2);
-            j.procs = (int32_t)between(x, 1, 8);
-            j.mem_mb = between(x, 1024, 16384);
-            break;
-        }
-        HSIM_ASSERT(hsim_workload_add(w, &j) == 0);
-    }
-}
-
 static void guarantees(const hsim_scheduler_t *sched, int head_only)
 {
     unsigned long seeds = hsim_test_seeds(20);
     for (unsigned long seed = 1; seed <= seeds; seed++) {
         uint64_t x = 0xD1B54A32D192ED03ULL * seed;
         hsim_node_type_t t[4];
-        size_t nt = random_cluster(&x, t);
+        size_t nt = hsim_test_random_cluster(&x, t);
         int32_t cores = 0;
         for (size_t k = 0; k < nt; k++)
             cores += t[k].count * t[k].cores;
         hsim_cluster_spec_t spec = {.types = t, .n_types = nt};
         hsim_workload_t w;
         hsim_workload_init(&w);
-        random_mixed_jobs(&w, &x, 250, t);
+        hsim_test_random_mixed_jobs(&w, &x, 250, t);
         hsim_outcome_t *out = hsim_calloc(w.n_jobs, sizeof *out);
         seen_first = hsim_malloc(w.n_jobs * sizeof *seen_first);
         seen_head = hsim_malloc(w.n_jobs * sizeof *seen_head);
