@@ -130,6 +130,8 @@ typedef struct run {
                                   for the scheduler's ended() */
     hsim_time_t *victim_est;
     size_t n_done;             /* jobs that ended */
+    size_t n_submitted;        /* jobs submitted so far (those that wait for
+                                  parents come later than their turn) */
 #ifdef HSIM_INVARIANTS
     void *inv_scratch;         /* hsim_invariants_check()'s, all 0 */
 #endif
@@ -969,6 +971,7 @@ static int announce_job(run_t *r, int32_t job)
 
 static int submit_job(run_t *r, int32_t job)
 {
+    r->n_submitted++;
     int rc = enqueue_job(r, job);
     return rc ? rc : announce_job(r, job);
 }
@@ -1561,7 +1564,7 @@ static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, enum event
    invariant is a programming error, which aborts with what broke.
    O(waiting + running + nodes) per event: built in with
    -DHSIM_INVARIANTS=ON only. */
-static void check_invariants(run_t *r, size_t submitted, const hsim_event_t *ev)
+static void check_invariants(run_t *r, const hsim_event_t *ev)
 {
     refresh_view(r);
     hsim_run_state_t s = {
@@ -1570,12 +1573,13 @@ static void check_invariants(run_t *r, size_t submitted, const hsim_event_t *ev)
         .jobs = r->w->jobs,
         .state = r->state,
         .out = r->out,
-        .n_submitted = submitted,
+        .n_submitted = r->n_submitted,
         .n_done = r->n_done,
         .view = &r->view,
         .cluster = r->has_cluster ? &r->cluster : NULL,
         .allocs = r->allocs,
         .n_placed = r->n_placed,
+        .down_since = r->fail ? r->down_since : NULL,
     };
     hsim_err_t e = {{0}};
     if (hsim_invariants_check(&s, r->inv_scratch, &e) == 0)
@@ -1632,7 +1636,7 @@ static int loop(run_t *r)
         if (rc)
             return rc;
 #ifdef HSIM_INVARIANTS
-        check_invariants(r, next_submit, &ev);
+        check_invariants(r, &ev);
 #endif
     }
     compact_waiting(r);

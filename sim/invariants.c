@@ -88,6 +88,17 @@ static int check_ledger(const hsim_run_state_t *s, const int32_t *running, size_
     if (placed != s->n_placed)
         return hsim_errf(e, HSIM_ERUN, "%zu running jobs hold allocations, the engine counts %zu",
                          placed, s->n_placed);
+    for (size_t n = 0; s->down_since && n < c->n_nodes; n++) {
+        if (s->down_since[n] < 0)
+            continue;
+        const hsim_node_type_t *t = &c->types[c->nodes[n].type];
+        held_t *h = &held[n]; /* a down node: held whole, as one part */
+        h->cores += t->cores;
+        h->mem += t->mem_mb;
+        h->gpus += t->gpus;
+        h->fpgas += t->fpgas;
+        h->jobs++;
+    }
     int64_t free_cores = 0, free_gpus = 0;
     for (size_t n = 0; n < c->n_nodes; n++) {
         const hsim_node_t *node = &c->nodes[n];

@@ -22,7 +22,7 @@ typedef struct hsim_run_state {
     const hsim_job_t *jobs;       /* [n_jobs], by index */
     const uint8_t *state;         /* [n_jobs]: HSIM_JOB_* */
     const hsim_outcome_t *out;    /* [n_jobs]: start and end of those started */
-    size_t n_submitted;           /* jobs 0..n_submitted-1 were submitted */
+    size_t n_submitted;           /* jobs submitted so far */
     size_t n_done;                /* jobs that ended */
     const hsim_view_t *view;      /* what the policies see: waiting[] and
                                      running[] (holes: < 0), running_procs,
@@ -32,6 +32,9 @@ typedef struct hsim_run_state {
     const hsim_cluster_t *cluster;
     const hsim_alloc_t *allocs;   /* [n_jobs] */
     size_t n_placed;              /* jobs that hold an allocation */
+    const hsim_time_t *down_since;/* [nodes] with node failures: >= 0 for a
+                                     node that is down, which the ledger
+                                     holds whole; NULL without failures */
 } hsim_run_state_t;
 
 /*
