@@ -228,34 +228,59 @@ hsim_time_t hsim_runtime_from_target(double y)
     return (hsim_time_t)llround(s * HSIM_SECOND);
 }
 
-int hsim_history_walk(const hsim_workload_t *w, size_t n,
-                      int (*sample)(void *ctx, size_t i, const hsim_history_t *h), void *ctx)
+int hsim_jobs_walk(const hsim_workload_t *w, size_t n, int (*ended)(void *ctx, size_t i),
+                   int (*submitted)(void *ctx, size_t i), void *ctx)
 {
-    hsim_history_t *h;
-    int rc = hsim_history_create(w->header.unix_start_time, w->header.time_zone, &h);
-    if (rc)
-        return rc;
     hsim_heap_t ends;
     hsim_heap_init(&ends);
+    int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const hsim_job_t *j = &w->jobs[i];
         const hsim_event_t *top;
         while (rc == 0 && (top = hsim_heap_peek(&ends)) && top->time <= j->submit) {
             hsim_event_t ev;
             hsim_heap_pop(&ends, &ev);
-            const hsim_job_t *done = &w->jobs[ev.job];
-            rc = hsim_history_finished(h, done, done->runtime);
+            rc = ended(ctx, (size_t)ev.job);
         }
         if (rc == 0)
-            rc = sample(ctx, i, h);
-        if (rc == 0)
-            rc = hsim_history_started(h, j);
+            rc = submitted(ctx, i);
         hsim_event_t end = {.time = j->submit + j->runtime, .seq = (int64_t)i,
                             .job = (int32_t)i, .kind = HSIM_EV_END};
         if (rc == 0)
             rc = hsim_heap_push(&ends, &end);
     }
     hsim_heap_free(&ends);
-    hsim_history_free(h);
+    return rc;
+}
+
+typedef struct history_walk {
+    const hsim_workload_t *w;
+    hsim_history_t *h;
+    int (*sample)(void *ctx, size_t i, const hsim_history_t *h);
+    void *ctx;
+} history_walk_t;
+
+static int history_ended(void *ctx, size_t i)
+{
+    history_walk_t *hw = ctx;
+    const hsim_job_t *done = &hw->w->jobs[i];
+    return hsim_history_finished(hw->h, done, done->runtime);
+}
+
+static int history_submitted(void *ctx, size_t i)
+{
+    history_walk_t *hw = ctx;
+    int rc = hw->sample(hw->ctx, i, hw->h);
+    return rc ? rc : hsim_history_started(hw->h, &hw->w->jobs[i]);
+}
+
+int hsim_history_walk(const hsim_workload_t *w, size_t n,
+                      int (*sample)(void *ctx, size_t i, const hsim_history_t *h), void *ctx)
+{
+    history_walk_t hw = {.w = w, .sample = sample, .ctx = ctx};
+    int rc = hsim_history_create(w->header.unix_start_time, w->header.time_zone, &hw.h);
+    if (rc == 0)
+        rc = hsim_jobs_walk(w, n, history_ended, history_submitted, &hw);
+    hsim_history_free(hw.h);
     return rc;
 }

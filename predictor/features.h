@@ -66,6 +66,15 @@ void hsim_history_sequence(const hsim_history_t *h, const hsim_job_t *j, double 
 double hsim_runtime_target(hsim_time_t run);
 hsim_time_t hsim_runtime_from_target(double y);
 
+/* Walks w's first n jobs (sorted by submission) in time order without a
+   scheduler, each job running from its submission for its runtime: before
+   job i's submission, ended(ctx, k) for each job k that ended by then (in
+   order of their ends), then submitted(ctx, i).  0, HSIM_ENOMEM or a
+   callback's nonzero return, which stops the walk. */
+struct hsim_workload;
+int hsim_jobs_walk(const struct hsim_workload *w, size_t n, int (*ended)(void *ctx, size_t i),
+                   int (*submitted)(void *ctx, size_t i), void *ctx);
+
 /* Replays a workload's jobs in time order without a scheduler (each job
    starts at its submission and ends after its runtime), calling
    sample(ctx, i, h) for job i just before it is submitted, with the
@@ -73,7 +82,6 @@ hsim_time_t hsim_runtime_from_target(double y);
    sorted by submission.  This is how predictors are trained and evaluated
    offline: the waits of a real schedule are unknown.  0, HSIM_ENOMEM or
    what sample() returns (nonzero stops). */
-struct hsim_workload;
 int hsim_history_walk(const struct hsim_workload *w, size_t n,
                       int (*sample)(void *ctx, size_t i, const hsim_history_t *h), void *ctx);
 

@@ -4,8 +4,6 @@
  */
 #include "predict_cli.h"
 
-#include "heap.h"
-
 #include "../predictor/predictor.h"
 #include "../predictor/trained.h"
 #include "../workloads/gpu_traces.h"
@@ -239,6 +237,52 @@ static int by_double(const void *a, const void *b)
 
 static double seconds(hsim_time_t t) { return (double)t / HSIM_SECOND; }
 
+/* One predictor's walk over a trace: its state and score. */
+typedef struct eval_walk {
+    const hsim_predictor_t *p;
+    void *state;
+    const hsim_workload_t *w;
+    size_t from;                  /* jobs scored: [from, n) */
+    score_t *sc;
+} eval_walk_t;
+
+static int eval_ended(void *ctx, size_t i)
+{
+    eval_walk_t *ew = ctx;
+    const hsim_job_t *done = &ew->w->jobs[i];
+    return ew->p->learn ? ew->p->learn(ew->state, done, done->runtime,
+                                       done->submit + done->runtime)
+                        : 0;
+}
+
+static int eval_submitted(void *ctx, size_t i)
+{
+    eval_walk_t *ew = ctx;
+    const hsim_predictor_t *p = ew->p;
+    const hsim_job_t *j = &ew->w->jobs[i];
+    hsim_job_t asked = *j;
+    if (!p->reads_runtime)
+        asked.runtime = 0, asked.killed_at_estimate = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    hsim_time_t guess = p->predict(ew->state, &asked, j->submit);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    guess = clamp(p, j, guess);
+    if (i >= ew->from) {
+        score_t *sc = ew->sc;
+        double a = seconds(j->runtime), g = seconds(guess);
+        sc->acc += (a < g ? a : g) / (a > g ? a : g);
+        sc->errs[sc->n] = fabs(g - a);
+        sc->abs_err += sc->errs[sc->n];
+        sc->under += g < a;
+        double d = hsim_runtime_target(j->runtime) - hsim_runtime_target(guess);
+        sc->log_res += d * d;
+        sc->ns += (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+        sc->n++;
+    }
+    return p->started ? p->started(ew->state, j, j->submit) : 0;
+}
+
 /* Runs predictor p over w's jobs in time order (no scheduler: each job
    runs from its submission), scoring its answers for jobs [from, n). */
 static int evaluate(const hsim_predictor_t *p, const char *model, const hsim_workload_t *w,
@@ -246,54 +290,14 @@ static int evaluate(const hsim_predictor_t *p, const char *model, const hsim_wor
 {
     hsim_predictor_ctx_t ctx = {.n_jobs = w->n_jobs, .unix_start = w->header.unix_start_time,
                                 .time_zone = w->header.time_zone, .model = model, .e = e};
-    void *state = NULL;
-    int rc = p->create(&ctx, &state);
+    eval_walk_t ew = {.p = p, .w = w, .from = from, .sc = sc};
+    int rc = p->create(&ctx, &ew.state);
     if (rc)
         return rc;
     memset(sc, 0, sizeof *sc);
     sc->errs = hsim_malloc((w->n_jobs - from + 1) * sizeof *sc->errs);
-    hsim_heap_t ends;
-    hsim_heap_init(&ends);
-    if (!sc->errs)
-        rc = HSIM_ENOMEM;
-    for (size_t i = 0; rc == 0 && i < w->n_jobs; i++) {
-        const hsim_job_t *j = &w->jobs[i];
-        const hsim_event_t *top;
-        while (rc == 0 && (top = hsim_heap_peek(&ends)) && top->time <= j->submit) {
-            hsim_event_t ev;
-            hsim_heap_pop(&ends, &ev);
-            const hsim_job_t *done = &w->jobs[ev.job];
-            if (p->learn)
-                rc = p->learn(state, done, done->runtime, ev.time);
-        }
-        hsim_job_t asked = *j;
-        if (!p->reads_runtime)
-            asked.runtime = 0, asked.killed_at_estimate = 0;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        hsim_time_t guess = p->predict(state, &asked, j->submit);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        guess = clamp(p, j, guess);
-        if (i >= from) {
-            double a = seconds(j->runtime), g = seconds(guess);
-            sc->acc += (a < g ? a : g) / (a > g ? a : g);
-            sc->errs[sc->n] = fabs(g - a);
-            sc->abs_err += sc->errs[sc->n];
-            sc->under += g < a;
-            double d = hsim_runtime_target(j->runtime) - hsim_runtime_target(guess);
-            sc->log_res += d * d;
-            sc->ns += (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
-            sc->n++;
-        }
-        if (rc == 0 && p->started)
-            rc = p->started(state, j, j->submit);
-        hsim_event_t end = {.time = j->submit + j->runtime, .seq = (int64_t)i,
-                            .job = (int32_t)i, .kind = HSIM_EV_END};
-        if (rc == 0)
-            rc = hsim_heap_push(&ends, &end);
-    }
-    hsim_heap_free(&ends);
-    p->destroy(state);
+    rc = sc->errs ? hsim_jobs_walk(w, w->n_jobs, eval_ended, eval_submitted, &ew) : HSIM_ENOMEM;
+    p->destroy(ew.state);
     return rc;
 }
 

@@ -51,27 +51,8 @@ static int models(csv_state_t *st, const hsim__row_t *r, uint32_t *mask, char *w
     *mask = 0;
     if (st->col[C_MODELS] < 0 || !r->f[st->col[C_MODELS]][0])
         return 0;
-    size_t i = (size_t)st->col[C_MODELS];
-    for (const char *s = r->f[i];;) {
-        size_t len = strcspn(s, "|");
-        char name[HSIM_LABEL_MAX];
-        int m = -1;
-        if (len > 0 && len < sizeof name) {
-            memcpy(name, s, len);
-            name[len] = '\0';
-            m = hsim_workload_model(st->w, name);
-        }
-        if (m < 0) {
-            snprintf(why, size, "field %zu (gpu_models): expected up to %d GPU model names of "
-                                "1 to %d characters separated by '|', found '%.40s'",
-                     i + 1, HSIM_MAX_MODELS, HSIM_LABEL_MAX - 1, r->f[i]);
-            return HSIM_EINPUT;
-        }
-        *mask |= UINT32_C(1) << m;
-        if (!s[len])
-            return 0;
-        s += len + 1;
-    }
+    return hsim__field_models(r, (size_t)st->col[C_MODELS], "gpu_models", st->w, mask, why,
+                              size);
 }
 
 /* The job class named in the row, or -1 for none. */

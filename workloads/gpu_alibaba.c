@@ -53,33 +53,9 @@ static int pod_models(pod_state_t *st, const hsim__row_t *r, uint32_t *mask, cha
     if (st->col[POD_SPEC] < 0)
         return 0;
     size_t i = fi(st, POD_SPEC);
-    const char *s = r->f[i];
-    if (is_none(s))
+    if (is_none(r->f[i]))
         return 0;
-    for (;;) {
-        size_t len = strcspn(s, "|"), next = len;
-        while (*s == ' ' && len > 0)
-            s++, len--, next--;
-        while (len > 0 && s[len - 1] == ' ')
-            len--;
-        char name[HSIM_LABEL_MAX];
-        int m = -1;
-        if (len > 0 && len < sizeof name) {
-            memcpy(name, s, len);
-            name[len] = '\0';
-            m = hsim_workload_model(st->w, name);
-        }
-        if (m < 0) {
-            snprintf(why, size, "field %zu (gpu_spec): expected up to %d GPU model names of "
-                                "1 to %d characters separated by '|', found '%.40s'",
-                     i + 1, HSIM_MAX_MODELS, HSIM_LABEL_MAX - 1, r->f[i]);
-            return HSIM_EINPUT;
-        }
-        *mask |= UINT32_C(1) << m;
-        if (!s[next])
-            return 0;
-        s += next + 1;
-    }
+    return hsim__field_models(r, i, "gpu_spec", st->w, mask, why, size);
 }
 
 /* Makes row r (whose field count is checked) into j, or writes why it

@@ -73,6 +73,12 @@ int hsim__field_double(const hsim__row_t *r, size_t i, const char *name,
 int hsim__field_text(const hsim__row_t *r, size_t i, const char *name,
                      char *out, size_t size_out, char *why, size_t size);
 
+/* Field i of r as GPU model names separated by '|' ("V100M16|V100M32";
+   blanks around a name ignored), each interned in w: *mask gets their
+   bits.  The caller handles an empty field.  0 or HSIM_EINPUT. */
+int hsim__field_models(const hsim__row_t *r, size_t i, const char *name, hsim_workload_t *w,
+                       uint32_t *mask, char *why, size_t size);
+
 /* Field i of r, the trace's own id of a job, kept in w's names: *ref as
    hsim_job_t.name wants it.  0 or HSIM_ENOMEM. */
 int hsim__field_name(const hsim__row_t *r, size_t i, hsim_workload_t *w, uint32_t *ref);

@@ -308,6 +308,36 @@ int hsim__field_text(const hsim__row_t *r, size_t i, const char *name,
     return 0;
 }
 
+int hsim__field_models(const hsim__row_t *r, size_t i, const char *name, hsim_workload_t *w,
+                       uint32_t *mask, char *why, size_t size)
+{
+    *mask = 0;
+    for (const char *s = r->f[i];;) {
+        size_t len = strcspn(s, "|"), next = len;
+        while (*s == ' ' && len > 0)
+            s++, len--, next--;
+        while (len > 0 && s[len - 1] == ' ')
+            len--;
+        char model[HSIM_LABEL_MAX];
+        int m = -1;
+        if (len > 0 && len < sizeof model) {
+            memcpy(model, s, len);
+            model[len] = '\0';
+            m = hsim_workload_model(w, model);
+        }
+        if (m < 0) {
+            snprintf(why, size, "field %zu (%s): expected up to %d GPU model names of "
+                                "1 to %d characters separated by '|', found '%.40s'",
+                     i + 1, name, HSIM_MAX_MODELS, HSIM_LABEL_MAX - 1, r->f[i]);
+            return HSIM_EINPUT;
+        }
+        *mask |= UINT32_C(1) << m;
+        if (!s[next])
+            return 0;
+        s += next + 1;
+    }
+}
+
 int hsim__field_name(const hsim__row_t *r, size_t i, hsim_workload_t *w, uint32_t *ref)
 {
     return hsim_workload_name(w, r->f[i], ref);
