@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xgboost/c_api.h>
 
 typedef struct node {
@@ -285,6 +286,14 @@ int hsim_gbdt_load(const char *path, hsim_gbdt_t **out, hsim_err_t *e)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:4: expected 'trees N', N in 0..1000000", path);
     else if (line = 5, fscanf(f, "nodes %zu ", &nn) != 1 || nn > 100000000 || (nt && !nn))
         rc = hsim_errf(e, HSIM_EINPUT, "%s:5: expected 'nodes N', N in 1..100000000", path);
+    /* a root or a node takes 2 bytes at least ("0 ", "L0"): a file too
+       short for them is truncated, and allocating for it first would let
+       60 bytes ask for 2.4 GB */
+    struct stat st;
+    if (rc == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size / 2 < nt + nn)
+        rc = hsim_errf(e, HSIM_EINPUT, "%s:6: expected %zu tree roots and %zu nodes, found a file "
+                       "of %lld bytes (a truncated file?)", path, nt, nn, (long long)st.st_size);
     hsim_gbdt_t *m = rc == 0 ? model_new(nf, nt, nn) : NULL;
     if (rc == 0 && !m)
         rc = HSIM_ENOMEM;

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define ADAM_BETA1 0.9
 #define ADAM_BETA2 0.999
@@ -454,7 +455,7 @@ int hsim_lstm_train(hsim_lstm_t *m, const double *X, const double *y, size_t n,
 int hsim_lstm_save(const hsim_lstm_t *m, const char *path, hsim_err_t *e)
 {
     for (size_t k = 0; k < m->n_params; k++)
-        if (!isfinite(m->theta[k]))
+        if (!(fabs(m->theta[k]) <= HSIM_LSTM_MAX_PARAM))
             return hsim_errf(e, HSIM_EINPUT,
                              "%s: not written: parameter %zu of %zu is %g (did the training "
                              "diverge? a lower learning rate or a clip may help)",
@@ -581,6 +582,16 @@ static int read_header(reader_t *r, hsim_lstm_t **out)
                          "%s:5: expected 'params %zu' (n_in %zu, hidden %zu, steps %zu), found "
                          "'%.60s' (sizes changed by hand?)",
                          r->path, want, n_in, hidden, steps, r->buf);
+    /* a parameter takes 2 bytes at least ("0\n"): a file too short for
+       them is truncated, and allocating for it first would let 80 bytes ask
+       for gigabytes */
+    struct stat st;
+    if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size / 2 < count)
+        return hsim_errf(r->e, HSIM_EINPUT,
+                         "%s:6: expected %zu parameters, one a line, found a file of %lld bytes "
+                         "(a truncated file?)",
+                         r->path, count, (long long)st.st_size);
     *out = alloc_model(n_in, hidden, steps, count);
     if (!*out)
         return hsim_errf(r->e, HSIM_ENOMEM, "%s: out of memory for a model of %zu parameters",
@@ -593,13 +604,13 @@ static int read_params(reader_t *r, hsim_lstm_t *m)
 {
     char expected[96];
     for (size_t k = 0; k < m->n_params; k++) {
-        snprintf(expected, sizeof expected, "parameter %zu of %zu, a finite number", k + 1,
-                 m->n_params);
+        snprintf(expected, sizeof expected, "parameter %zu of %zu, a finite number of at most "
+                 "%g in size", k + 1, m->n_params, HSIM_LSTM_MAX_PARAM);
         char *end;
         if (next_line(r) != 1)
             return bad_line(r, expected);
         double v = hsim_strtod(r->buf, &end);
-        if (end == r->buf || *end || !isfinite(v))
+        if (end == r->buf || *end || !(fabs(v) <= HSIM_LSTM_MAX_PARAM))
             return bad_line(r, expected);
         m->theta[k] = v;
     }

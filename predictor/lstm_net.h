@@ -35,6 +35,11 @@
 /* The most samples one hsim_lstm_train() call takes (the shuffle draws
    from mt19937's 32 bits). */
 #define HSIM_LSTM_MAX_SAMPLES ((size_t)0xffffffffu)
+/* The largest magnitude of a parameter that a model file may hold: a gate
+   then sums at most 2^17 terms of 1e100 times an input, and the output
+   2^16 of 1e100, so a model loaded answers a finite number for any input
+   below 1e100 in size.  Trained weights are a few units. */
+#define HSIM_LSTM_MAX_PARAM 1e100
 
 typedef struct hsim_lstm hsim_lstm_t;
 
@@ -138,19 +143,22 @@ double *hsim_lstm_params(hsim_lstm_t *m, size_t *n);
  * "n_in N", "hidden N", "steps N", "params N", then each parameter on its
  * own line (17 significant digits: it reads back exactly), then "end".
  * The file takes its name only when whole (hsim_publish()).  0;
- * HSIM_EINPUT when a parameter is not finite (a diverged training: the
- * file could not be loaded), nothing written; HSIM_EIO.  Errors come with
- * a message naming path.
+ * HSIM_EINPUT when a parameter is not finite or over HSIM_LSTM_MAX_PARAM
+ * in size (a diverged training: the file could not be loaded), nothing
+ * written; HSIM_EIO.  Errors come with a message naming path.
  */
 int hsim_lstm_save(const hsim_lstm_t *m, const char *path, hsim_err_t *e);
 
 /*
  * Reads a model written by hsim_lstm_save() into a new *out, which the
  * caller owns.  Every line is checked: the header, sizes within the
- * limits, the parameter count that the sizes give, each parameter a finite
- * number, the "end" line and nothing after it.  0; HSIM_EIO when path
- * cannot be read; HSIM_EINPUT for a truncated or corrupt file, with a
- * message "path:line: what was expected, what was found"; HSIM_ENOMEM.
+ * limits, the parameter count that the sizes give (and that the file is
+ * long enough to hold them, before the model is allocated: its scratch
+ * space grows with the steps), each parameter a number of at most
+ * HSIM_LSTM_MAX_PARAM in size, the "end" line and nothing after it.  0;
+ * HSIM_EIO when path cannot be read; HSIM_EINPUT for a truncated or
+ * corrupt file, with a message "path:line: what was expected, what was
+ * found"; HSIM_ENOMEM.
  * *out is untouched on an error.
  */
 int hsim_lstm_load(const char *path, hsim_lstm_t **out, hsim_err_t *e);

@@ -24,6 +24,12 @@
 static const int used[] = {0, 1, 2, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
 #define P (sizeof used / sizeof used[0] + 2) /* and a constant, and "has history" */
 #define IRLS_ROUNDS 4
+/* The largest mean, spread or coefficient a model file may hold, and the
+   inverse of the smallest spread but 0: a standardised column is then
+   below 2e200 in size for features below 1e100, a term below 2e300, and
+   the answer finite (a spread of 1e-300 or a coefficient of 1e300 made
+   it infinite).  Trained values are far inside. */
+#define MAX_VALUE 1e100
 
 typedef struct regression {
     double mean[P], sd[P];      /* of each column, for standardising */
@@ -173,9 +179,11 @@ static int reg_load(const char *path, void **model, hsim_err_t *e)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:2: expected 'columns %zu'", path, (size_t)P);
     for (size_t k = 0; rc == 0 && k < P; k++)
         if (fscanf(f, "%lf %lf %lf", &m->mean[k], &m->sd[k], &m->coef[k]) != 3 ||
-            !isfinite(m->mean[k]) || !isfinite(m->sd[k]) || !isfinite(m->coef[k]))
-            rc = hsim_errf(e, HSIM_EINPUT, "%s:%zu: expected three finite numbers (mean, "
-                                           "spread, coefficient)", path, k + 3);
+            !(fabs(m->mean[k]) <= MAX_VALUE) || !(fabs(m->coef[k]) <= MAX_VALUE) ||
+            !(m->sd[k] == 0 || (m->sd[k] >= 1 / MAX_VALUE && m->sd[k] <= MAX_VALUE)))
+            rc = hsim_errf(e, HSIM_EINPUT, "%s:%zu: expected three numbers: a mean and a "
+                           "coefficient from -%g to %g, a spread of 0 or from %g to %g", path,
+                           k + 3, MAX_VALUE, MAX_VALUE, 1 / MAX_VALUE, MAX_VALUE);
     fclose(f);
     if (rc)
         hsim_free(m);

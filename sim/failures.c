@@ -132,6 +132,13 @@ int hsim_failures_read(const char *path, int32_t n_nodes, hsim_outage_t **out, s
     int rc = 0, header = 0;
     while (rc == 0 && fgets(buf, sizeof buf, f)) {
         line++;
+        size_t len = strlen(buf);
+        if (!(len && buf[len - 1] == '\n') && !feof(f)) { /* its tail would read as a line */
+            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected a line of at most %zu characters "
+                           "and no NUL byte, found a longer one or a NUL", path, (long long)line,
+                           sizeof buf - 2);
+            break;
+        }
         char *s = buf + strspn(buf, " \t");
         if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
             continue;
@@ -200,7 +207,8 @@ int hsim_failures_read(const char *path, int32_t n_nodes, hsim_outage_t **out, s
         hsim_free(o);
         return rc;
     }
-    qsort(o, m, sizeof *o, by_down);
+    if (m) /* (o is NULL without any outage: qsort wants a pointer) */
+        qsort(o, m, sizeof *o, by_down);
     *out = o;
     *n = m;
     return 0;

@@ -70,7 +70,8 @@ hsim_time_t hsim_failures_draw(const hsim_failures_t *f, gsl_rng *rng, int32_t n
  * index below n_nodes.  *out (caller frees with hsim_free) gets the
  * outages sorted by (down, node).  A malformed line, a node out of range,
  * up_at <= down_at, or two outages of one node that overlap are errors
- * "PATH:LINE: ...".  0, HSIM_EINPUT, HSIM_EIO or HSIM_ENOMEM.
+ * "PATH:LINE: ...", and so is a line of more than 510 characters or with
+ * a NUL byte.  0, HSIM_EINPUT, HSIM_EIO or HSIM_ENOMEM.
  */
 int hsim_failures_read(const char *path, int32_t n_nodes, hsim_outage_t **out, size_t *n,
                        hsim_err_t *e);

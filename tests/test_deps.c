@@ -185,6 +185,14 @@ static void test_missing_named(void)
     CU_ASSERT_EQUAL(resolve(&w, 0, path, &e), HSIM_EINPUT);
     snprintf(at, sizeof at, "%s:2: ", path);
     CU_ASSERT(hsim_test_message_ok(e.msg, at, "depends_on", "'x'", NULL));
+    /* a comment longer than the reader's buffer: its tail, "1,2", was read
+       as an edge (tests/fuzz/regress/deps/line-of-1026-characters.csv) */
+    char text[1200];
+    snprintf(text, sizeof text, "job,depends_on\n#%01022d1,2\n", 0);
+    hsim_test_write_file(path, text);
+    CU_ASSERT_EQUAL(resolve(&w, 0, path, &e), HSIM_EINPUT);
+    snprintf(at, sizeof at, "%s:2: ", path);
+    CU_ASSERT(hsim_test_message_ok(e.msg, at, "at most 1022 characters", NULL, NULL));
     hsim_workload_free(&w);
     free(dir);
 }

@@ -429,6 +429,16 @@ static void test_reader(void)
         snprintf(prefix, sizeof prefix, "%s%s", path, bad[k].at);
         CU_ASSERT(hsim_test_message_ok(e.msg, prefix, bad[k].what, NULL, NULL));
     }
+    /* a comment longer than the reader's buffer: its tail, "0,0,1", was
+       read as an outage (tests/fuzz/regress/failures/line-of-516-characters.csv) */
+    char text[700];
+    int len = snprintf(text, sizeof text, "node,down_at,up_at\n#%0510d0,0,1\n", 0);
+    CU_ASSERT_FATAL(len > 0 && (size_t)len < sizeof text);
+    hsim_test_write_file(path, text);
+    CU_ASSERT_EQUAL(hsim_failures_read(path, 2, &o, &n, &e), HSIM_EINPUT);
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "%s:2: ", path);
+    CU_ASSERT(hsim_test_message_ok(e.msg, prefix, "at most 510 characters", NULL, NULL));
     free(dir);
 }
 

@@ -484,6 +484,17 @@ static void test_save_load_round_trip(void)
     CU_ASSERT_TRUE(refused(bad, prefix, "found '1e999'"));
     write_edited(bad, text, "\nparams 133\n", "\nparams 133\n0\n0x1p3\n");
     CU_ASSERT_TRUE(refused(bad, prefix, "a finite number"));
+    /* finite, but large enough to make an answer infinite
+       (tests/fuzz/regress/model/lstm-huge-weights.txt) */
+    write_edited(bad, text, "\nparams 133\n", "\nparams 133\n0\n1e101\n");
+    CU_ASSERT_TRUE(refused(bad, prefix, "at most 1e+100 in size"));
+    /* sizes of 64 million parameters in a file of a few: refused before
+       the model (and its scratch space) is allocated
+       (tests/fuzz/regress/model/lstm-80-bytes-for-15-GB.txt) */
+    write_edited(bad, "hsim-lstm 1\nn_in 3\nhidden 4000\nsteps 3\nparams 64068001\n0\nend\n",
+                 "steps 3", "steps 65536");
+    snprintf(prefix, sizeof prefix, "%s:6:", bad);
+    CU_ASSERT_TRUE(refused(bad, prefix, "(a truncated file?)"));
 
     /* files that cannot be read or written */
     int rc = hsim_lstm_load(dir, &back, &e); /* a folder opens, but cannot be read */
@@ -497,6 +508,9 @@ static void test_save_load_round_trip(void)
     snprintf(bad, sizeof bad, "%s/nan.txt", dir);
     CU_ASSERT_EQUAL(hsim_lstm_save(m, bad, &e), HSIM_EINPUT);
     CU_ASSERT_TRUE(hsim_test_message_ok(e.msg, bad, "parameter 8 of 133", NULL, NULL));
+    CU_ASSERT_PTR_NULL(fopen(bad, "r"));
+    hsim_lstm_params(m, NULL)[7] = 1e101; /* the loader would refuse it */
+    CU_ASSERT_EQUAL(hsim_lstm_save(m, bad, &e), HSIM_EINPUT);
     CU_ASSERT_PTR_NULL(fopen(bad, "r"));
     CU_ASSERT_EQUAL(hsim_part_pending(), 0);
 

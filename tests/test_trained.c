@@ -211,6 +211,10 @@ static void test_gbdt_bad_files(void)
                      "bad.gbdt:8: expected a node");
     expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 1\n0\nS 5 1 0 0 0\n",
                      "bad.gbdt:7:"); /* feature 5 of 2 */
+    /* 100 million nodes in 60 bytes: refused before 2.4 GB are allocated
+       (tests/fuzz/regress/model/gbdt-60-bytes-for-2.4-GB.txt) */
+    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 1\nbase 0\ntrees 0\nnodes 100000000\n",
+                     "bad.gbdt:6: expected 0 tree roots and 100000000 nodes, found a file of");
     hsim_gbdt_t *m = NULL;
     hsim_err_t e = {{0}};
     CU_ASSERT_EQUAL(hsim_gbdt_load("/nonexistent/m.gbdt", &m, &e), HSIM_EIO);
@@ -266,6 +270,50 @@ static void test_regression(void)
     free(y);
 }
 
+/* Finite numbers that make an answer infinite are refused: a spread of
+   1e-300 (tests/fuzz/regress/model/regression-tiny-spread.txt), a
+   coefficient of 1e300. */
+static void test_regression_bad_files(void)
+{
+    const hsim_model_kind_t *k = hsim_model_kind_find("regression");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    char *dir = hsim_test_tmpdir("regression-bad");
+    char path[512], text[2048];
+    snprintf(path, sizeof path, "%s/bad.model", dir);
+    static const char *const rows[] = {"0 1e-300 1", "0 1 1e300", "1e101 1 1", "0 -1 1"};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        size_t len = (size_t)snprintf(text, sizeof text, "hsim-regression 1\ncolumns 18\n");
+        for (int c = 0; c < 18; c++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s\n",
+                                    c == 3 ? rows[r] : "0 1 0.5");
+        hsim_test_write_file(path, text);
+        void *m = NULL;
+        hsim_err_t e = {{0}};
+        CU_ASSERT_EQUAL(k->load(path, &m, &e), HSIM_EINPUT);
+        CU_ASSERT_PTR_NULL(m);
+        char at[600];
+        snprintf(at, sizeof at, "%s:6: ", path);
+        CU_ASSERT(hsim_test_message_ok(e.msg, at, "a spread of 0 or from 1e-100", NULL, NULL));
+    }
+    /* a spread of 0 (a constant column) and values at the limits load */
+    size_t len = (size_t)snprintf(text, sizeof text, "hsim-regression 1\ncolumns 18\n");
+    for (int c = 0; c < 18; c++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s\n",
+                                c % 2 ? "1e100 0 -1e100" : "-1e100 1e-100 1e100");
+    hsim_test_write_file(path, text);
+    void *m = NULL;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(k->load(path, &m, &e), 0);
+    double x[HSIM_FEATURES];
+    for (int i = 0; i < HSIM_FEATURES; i++)
+        x[i] = 1e9;
+    CU_ASSERT(isfinite(k->eval(m, x)));
+    k->free(m);
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+}
+
 /* ---- the predictors ---- */
 
 static void test_predictors_train_as_they_go(void)
@@ -309,5 +357,6 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_gbdt_learns);
     HSIM_TEST(s, test_gbdt_bad_files);
     HSIM_TEST(s, test_regression);
+    HSIM_TEST(s, test_regression_bad_files);
     HSIM_TEST(s, test_predictors_train_as_they_go);
 }

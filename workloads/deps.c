@@ -179,6 +179,13 @@ static int read_edges(resolver_t *r, const char *path)
     int rc = 0, seen_header = 0;
     while (rc == 0 && fgets(buf, sizeof buf, f)) {
         line++;
+        size_t len = strlen(buf);
+        if (!(len && buf[len - 1] == '\n') && !feof(f)) { /* its tail would read as a line */
+            rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: expected a line of at most %zu "
+                           "characters and no NUL byte, found a longer one or a NUL", r->shown,
+                           (long long)line, sizeof buf - 2);
+            break;
+        }
         char *s = buf;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -414,7 +421,8 @@ static int build(resolver_t *r)
     if (!d->n_parents || !d->child_first || !d->child || !d->think || !d->feedback ||
         !d->order || !d->workflow)
         return HSIM_ENOMEM;
-    qsort(r->edges, m, sizeof *r->edges, by_parent);
+    if (m) /* (edges is NULL without any: qsort wants a pointer) */
+        qsort(r->edges, m, sizeof *r->edges, by_parent);
     for (size_t k = 0; k < m; k++) {
         const edge_t *x = &r->edges[k];
         d->child_first[x->parent + 1]++;
@@ -467,7 +475,8 @@ int hsim_deps_resolve(hsim_workload_t *w, const hsim_deps_options_t *o, hsim_err
         rc = order && first ? 0 : HSIM_ENOMEM;
     }
     if (rc == 0) {
-        qsort(r.edges, r.n_edges, sizeof *r.edges, by_parent);
+        if (r.n_edges) /* (edges is NULL without any: qsort wants a pointer) */
+            qsort(r.edges, r.n_edges, sizeof *r.edges, by_parent);
         for (size_t k = 0; k < r.n_edges; k++)
             first[r.edges[k].parent + 1]++;
         for (size_t i = 0; i < n; i++)

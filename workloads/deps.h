@@ -64,7 +64,9 @@ typedef struct hsim_deps_options {
  * was rejected".  An SWF predecessor that is not in the trace at all is
  * ignored (an excerpt cuts chains); in the file, a job number that is in
  * neither w->jobs nor w->rejected is an error "FILE:LINE: ...", and so is
- * a cycle, which the message lists job by job with the lines of its edges.
+ * a cycle, which the message lists job by job with the lines of its edges,
+ * and so is a line of the file of more than 1,022 characters or with a NUL
+ * byte.
  * Sets w->deps (NULL when there is no edge).  0, HSIM_EINPUT, HSIM_EIO or
  * HSIM_ENOMEM.  O((jobs + edges) log jobs).
  */

@@ -10,6 +10,7 @@
 # ../../shared as the ones in experiments/ do, and "t.swf" (the first 40
 # lines of traces/quickstart.swf) as the regression inputs do.
 set -euo pipefail
+shopt -s nullglob # a target without regression inputs yet
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 bin=$(cd "$1" && pwd)
@@ -28,7 +29,7 @@ export LSAN_OPTIONS="suppressions='$here/lsan.supp'" # quoted: options split at 
 export UBSAN_OPTIONS=print_stacktrace=1
 
 failed=0
-for target in swf ini gpu topology nodes; do
+for target in swf ini gpu topology nodes csv deps failures model; do
   for input in "$here/regress/$target"/*; do
     if (cd "$work/main/experiments" &&
         "$bin/fuzz_$target" -artifact_prefix="$work/tmp/" "$input") > "$work/replay.log" 2>&1; then

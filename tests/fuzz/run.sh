@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # run.sh [SECONDS_PER_TARGET]: fuzzes hsim's input readers with libFuzzer.
-# HSIM_FUZZ_TARGETS (default "swf ini gpu topology nodes") picks the
-# targets to fuzz; every regression input is replayed whatever it says.
+# HSIM_FUZZ_TARGETS (default "swf ini gpu topology nodes csv deps failures
+# model") picks the targets to fuzz; every regression input is replayed
+# whatever it says.
 #
-# Builds fuzz_swf, fuzz_ini, fuzz_gpu, fuzz_topology and fuzz_nodes with
+# Builds fuzz_swf, fuzz_ini, fuzz_gpu, fuzz_topology, fuzz_nodes, fuzz_csv,
+# fuzz_deps, fuzz_failures and fuzz_model with
 # clang, libFuzzer, ASan and UBSan (and HSIM_INVARIANTS) in build-fuzz/
 # (-DHSIM_FUZZ=ON), replays tests/fuzz/regress/ through
 # them (these inputs once failed and must pass), then fuzzes each target
@@ -22,7 +24,9 @@
 # lines of each Alibaba node list behind the byte that picks the workload
 # (see fuzz_nodes.c).  INI seeds are read in place: experiments/,
 # tests/golden/, tests/fuzz/seeds/ini/; topology seeds too:
-# traces/topologies/ and tests/fuzz/seeds/topology/.
+# traces/topologies/ and tests/fuzz/seeds/topology/; csv, deps, failures
+# and model seeds are tests/fuzz/seeds/TARGET/ (written by hand, behind
+# the byte that picks the options or the loader: see fuzz_TARGET.c).
 # What fuzzing adds is kept in build-fuzz/fuzz/corpus/TARGET for the next
 # run; crashes go to build-fuzz/fuzz/crashes/TARGET, logs to
 # build-fuzz/fuzz/logs.  Nothing is written outside build-fuzz/.
@@ -39,7 +43,7 @@ work=$build/fuzz
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHSIM_FUZZ=ON \
   -DHSIM_SHARED="$shared" > /dev/null
 cmake --build "$build" -j "$(nproc)" --target fuzz_swf fuzz_ini fuzz_gpu fuzz_topology \
-  fuzz_nodes
+  fuzz_nodes fuzz_csv fuzz_deps fuzz_failures fuzz_model
 
 echo "== replaying tests/fuzz/regress"
 bash "$here/replay.sh" "$bin" "$shared" "$work"
@@ -84,7 +88,7 @@ export LSAN_OPTIONS="suppressions='$here/lsan.supp'" # quoted: options split at 
 export UBSAN_OPTIONS=print_stacktrace=1
 
 failed=0
-targets=" ${HSIM_FUZZ_TARGETS:-swf ini gpu topology nodes} "
+targets=" ${HSIM_FUZZ_TARGETS:-swf ini gpu topology nodes csv deps failures model} "
 # fuzz TARGET SEED_FOLDER...: fuzzes one target from its corpus and seeds.
 fuzz() {
   local target=$1
@@ -115,4 +119,7 @@ fuzz ini "$source_dir/experiments" "$source_dir/tests/golden" "$here/seeds/ini" 
 fuzz gpu "$work/seeds/gpu" "$here/regress/gpu"
 fuzz topology "$source_dir/traces/topologies" "$here/seeds/topology" "$here/regress/topology"
 fuzz nodes "$work/seeds/nodes" "$here/regress/nodes"
+for target in csv deps failures model; do
+  fuzz "$target" "$here/seeds/$target" "$here/regress/$target"
+done
 exit "$failed"
