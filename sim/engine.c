@@ -23,126 +23,18 @@
  * With one that revises, each user's waiting jobs are kept in a list, and
  * a termination asks again for the predictions of its user's jobs only,
  * telling the policies which changed (hsim_view_t's revised[]).
+ * Node failures and dependencies are in engine_faults.c.
  */
-#include "engine.h"
+#include "engine_run.h"
 
-#include "failures.h"
-#include "heap.h"
-#include "invariants.h"
 #include "../policies/place_common.h"
 #include "../workloads/deps.h"
-#include "planner.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-typedef struct run {
-    const hsim_workload_t *w;
-    size_t n_jobs;             /* w->n_jobs, beside what a decision reads */
-    const hsim_run_config_t *cfg;
-    hsim_outcome_t *out;
-    hsim_err_t *e;
-
-    hsim_vjob_t *vjobs;        /* what policies see, by job index */
-    uint8_t *state;            /* job_state below */
-    int64_t *start_seq;        /* start order of running jobs */
-
-    int32_t *waiting;          /* submission order; -1 = a hole */
-    size_t n_waiting, cap_waiting; /* slots used (holes included), allocated */
-    size_t waiting_holes;      /* -1 entries in waiting[] */
-    size_t *wslot;             /* slot of a waiting job in waiting[] */
-    hsim_running_t *running;   /* by (est_end, start_seq) */
-    int64_t *running_seq;      /* start_seq parallel to running[] */
-    size_t n_running, cap_running, cap_running_seq; /* entries, holes included */
-    size_t running_holes;      /* ordered: entries that are holes (job -1)... */
-    size_t running_first;      /* ...all those before this one among them */
-    int ordered;               /* running[] kept in est_end order (the
-                                  scheduler reads it); else unordered, with: */
-    size_t *rpos;              /* slot of each running job in running[] */
-    hsim_rheap_t ends;         /* running jobs by (est_end, start order) */
-    int32_t running_procs;
-
-    hsim_heap_t heap;          /* terminations and prediction expiries */
-    hsim_reserved_t reservations; /* reserved starts, one per job at most */
-    int64_t seq;               /* next event sequence number */
-    int64_t starts;            /* next start order */
-    hsim_time_t now;
-    hsim_view_t view;
-    hsim_decide_t decide;
-
-    void *sched_state;
-    void *pred_state;
-    hsim_run_stats_t stats;
-
-    /* With a cluster (cfg->cluster != NULL): */
-    hsim_cluster_t cluster;    /* the ledger */
-    int has_cluster;
-    void *place_state;
-    const hsim_placement_t *fallback; /* first-fit, packed: see place_job() */
-    void *fallback_state;
-    size_t n_placed;        /* jobs holding resources on the cluster */
-    hsim_alloc_t *allocs;      /* allocation of each running job */
-    hsim_time_t *est_end;      /* planned end of each running job */
-    hsim_time_t *full_end;     /* with a predictor that underpredicts: the
-                                  planned end of each running job on its
-                                  requested time, for its expiry */
-    /* With a predictor that revises: the waiting jobs of each user, as
-       lists through the jobs (users numbered 0.. in id order), and the jobs
-       whose estimate the last revision changed. */
-    int32_t *user_of;          /* each job's user number */
-    int32_t *user_first;       /* each user's first waiting job, or -1 */
-    int32_t *user_last;        /* and last (in submission order) */
-    int32_t *wnext, *wprev;    /* the next and previous in its user's list */
-    int32_t *revised;          /* the view's revised[] */
-    int32_t *deferred;         /* reserved starts that could not be placed,
-                                  retried after each termination */
-    size_t n_deferred, cap_deferred;
-    uint32_t *model_map;       /* workload GPU model i -> cluster model bits */
-    hsim_request_t *requests;  /* the view's requests[], by job index */
-    hsim_planner_t *planner;   /* the view's planner */
-    hsim_alloc_t *resv_alloc;  /* by job index: the nodes of a reservation
-                                  made with reserve_on() (NULL until one) */
-    hsim_time_t *resv_at;      /* by job index, beside it: the reserved
-                                  start, -1 when none */
-    /* With dependencies (w->deps != NULL): */
-    int32_t *parents_left;     /* by job index: parents not ended yet */
-    hsim_time_t *ready_at;     /* by job index: the earliest submission its
-                                  ended parents allow */
-    size_t jobs_left;          /* jobs not ended yet */
-    /* With failures (cfg->failures != NULL, on a cluster): */
-    const hsim_failures_t *fail;
-    gsl_rng *fail_rng;         /* scratch of hsim_failures_draw() */
-    uint64_t *fail_k;          /* by node: draws made */
-    hsim_time_t *down_since;   /* by node: when it went down, -1 when up */
-    hsim_time_t *down_total;   /* by node: time down before down_since,
-                                  from fail_origin on */
-    hsim_time_t fail_origin;   /* the first submission */
-    int64_t *end_seq;          /* by job: sequence of its live termination
-                                  event (older ones are stale), -1 none */
-    int64_t *expiry_seq;       /* by job: likewise for its expiry */
-    hsim_time_t *done;         /* by job: reference work a checkpoint kept */
-    hsim_time_t *cost;         /* by job: restart cost of its next (or
-                                  current) attempt, reference time */
-    int32_t *victims;          /* scratch: the jobs a failure stops... */
-    hsim_time_t *victim_start; /* ...their starts and planning estimates,
-                                  for the scheduler's ended() */
-    hsim_time_t *victim_est;
-    size_t n_done;             /* jobs that ended */
-    size_t n_submitted;        /* jobs submitted so far (those that wait for
-                                  parents come later than their turn) */
-#ifdef HSIM_INVARIANTS
-    void *inv_scratch;         /* hsim_invariants_check()'s, all 0 */
-#endif
-} run_t;
-
-enum job_state {
-    JOB_FUTURE = HSIM_JOB_FUTURE, /* as invariants.h names them */
-    JOB_WAITING = HSIM_JOB_WAITING,
-    JOB_RUNNING = HSIM_JOB_RUNNING,
-    JOB_DONE = HSIM_JOB_DONE
-};
 
 /* Processors of the entries of heap h at or below slot i that end by now. */
 static int32_t ending_by(const run_t *r, size_t i, hsim_time_t now)
@@ -154,7 +46,7 @@ static int32_t ending_by(const run_t *r, size_t i, hsim_time_t now)
            ending_by(r, 2 * i + 2, now);
 }
 
-static void refresh_view(run_t *r)
+void hsim__refresh_view(run_t *r)
 {
     r->view.now = r->now;
     r->view.running_procs = r->running_procs;
@@ -300,7 +192,7 @@ static void running_compact(run_t *r)
     r->running_first = 0;
 }
 
-static int push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
+int hsim__push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
 {
     hsim_event_t ev = {.time = t, .seq = r->seq++, .job = job, .kind = kind};
     return hsim_heap_push(&r->heap, &ev);
@@ -340,14 +232,14 @@ static void compact_waiting(run_t *r)
 
 /* How long job j runs on the reference machine: its runtime, never past
    its requested time (it is killed there). */
-static hsim_time_t reference_run(const hsim_job_t *j)
+hsim_time_t hsim__reference_run(const hsim_job_t *j)
 {
     return j->runtime < j->estimate ? j->runtime : j->estimate;
 }
 
 /* The error for a job whose start, end or reservation would pass
    HSIM_HORIZON. */
-static int past_horizon(run_t *r, int32_t job, const char *what)
+int hsim__past_horizon(run_t *r, int32_t job, const char *what)
 {
     return hsim_errf(r->e, HSIM_EINPUT,
                      "job %lld: its %s would pass hsim's horizon of %lld s of simulated "
@@ -405,10 +297,6 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
     }
 }
 
-static void release_job(run_t *r, int32_t job);
-static int release_children(run_t *r, int32_t job);
-static int retry_deferred(run_t *r);
-
 /* What is left of reference time t (a run or a requested time) for job's
    next attempt: t less the work a checkpoint kept, plus the restart cost;
    t itself for a job no failure stopped.  At least 1 us. */
@@ -419,14 +307,14 @@ static hsim_time_t work_left(const run_t *r, int32_t job, hsim_time_t t)
 }
 
 /* Releases the jobs of heap r->ends at or below slot i that end by now,
-   as ending_by() counts them (see settle_ending()). */
+   as ending_by() counts them (see hsim__settle_ending()). */
 static void settle_heap(run_t *r, size_t i)
 {
     const hsim_rheap_t *h = &r->ends;
     if (i >= h->n || h->ev[i].time > r->now)
         return;
     if (r->out[h->ev[i].job].end <= r->now)
-        release_job(r, h->ev[i].job); /* nothing when released already */
+        hsim__release_job(r, h->ev[i].job); /* nothing when released already */
     settle_heap(r, 2 * i + 1);
     settle_heap(r, 2 * i + 2);
 }
@@ -437,7 +325,7 @@ static void settle_heap(run_t *r, size_t i)
    their terminations still to come in this instant (a job is released
    only if it does end now).  So every placement sees them free: first-fit
    takes the lowest nodes, pack the fewest.  O(jobs ending now). */
-static void settle_ending(run_t *r)
+void hsim__settle_ending(run_t *r)
 {
     if (!r->ordered) {
         settle_heap(r, 0);
@@ -446,7 +334,7 @@ static void settle_ending(run_t *r)
     for (size_t i = r->running_first; i < r->n_running && r->running[i].est_end <= r->now; i++) {
         int32_t job = r->running[i].job;
         if (job >= 0 && r->out[job].end <= r->now)
-            release_job(r, job);
+            hsim__release_job(r, job);
     }
 }
 
@@ -566,7 +454,7 @@ static int place_job(run_t *r, int32_t job, const hsim_alloc_t *given, double *s
     const hsim_request_t *q = &r->requests[job];
     hsim_alloc_t *a = &r->allocs[job];
     a->n = 0;
-    settle_ending(r); /* placement sees what the scheduler saw free */
+    hsim__settle_ending(r); /* placement sees what the scheduler saw free */
     if (given) {
         int rc = take_given(r, q, given, a);
         if (rc)
@@ -594,8 +482,8 @@ static int place_job(run_t *r, int32_t job, const hsim_alloc_t *given, double *s
 }
 
 /* Gives the job's resources back and counts what it used; nothing when
-   settle_ending() gave them back already. */
-static void release_job(run_t *r, int32_t job)
+   hsim__settle_ending() gave them back already. */
+void hsim__release_job(run_t *r, int32_t job)
 {
     hsim_alloc_t *a = &r->allocs[job];
     if (a->n == 0)
@@ -647,7 +535,7 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     int64_t seq = r->starts++;
     hsim_time_t est_end = r->now + hsim_time_scaled(r->vjobs[job].estimate, speed);
     if (est_end > HSIM_HORIZON)
-        return past_horizon(r, job, "estimated end");
+        return hsim__past_horizon(r, job, "estimated end");
     r->est_end[job] = est_end;
     size_t at = r->n_running;
     if (r->ordered) {
@@ -672,7 +560,7 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     hsim_outcome_t *o = &r->out[job];
     o->start = r->now;
     o->speed = (float)speed;
-    hsim_time_t run = reference_run(j);
+    hsim_time_t run = hsim__reference_run(j);
     o->fate = j->killed_at_estimate || run < j->runtime ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
     if (r->fail) {
         run = work_left(r, job, run);
@@ -681,8 +569,8 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     run = hsim_time_scaled(run, speed);
     o->end = r->now + run;
     if (o->end > HSIM_HORIZON)
-        return past_horizon(r, job, "end");
-    refresh_view(r);
+        return hsim__past_horizon(r, job, "end");
+    hsim__refresh_view(r);
     const hsim_predictor_t *pred = r->cfg->predictor;
     if (pred->started) {
         int rc = pred->started(r->pred_state, j, r->now);
@@ -692,7 +580,7 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     if (o->end > est_end && r->full_end) { /* it will outlive its prediction */
         hsim_time_t req = r->fail ? work_left(r, job, j->estimate) : j->estimate;
         r->full_end[job] = r->now + hsim_time_scaled(req, speed);
-        int rc = push_event(r, est_end, HSIM_EV_EXPIRY, job);
+        int rc = hsim__push_event(r, est_end, HSIM_EV_EXPIRY, job);
         if (rc)
             return rc;
         if (r->expiry_seq)
@@ -700,7 +588,7 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     }
     if (r->end_seq)
         r->end_seq[job] = r->seq;
-    return push_event(r, o->end, HSIM_EV_END, job);
+    return hsim__push_event(r, o->end, HSIM_EV_END, job);
 }
 
 static int start_job(run_t *r, int32_t job) { return start_job_on(r, job, NULL); }
@@ -741,7 +629,7 @@ static int decide_reserve(void *ctx, int32_t job, hsim_time_t at)
                          "policy error: reservation in the past for job %lld",
                          (long long)r->w->jobs[job].id);
     if (at > HSIM_HORIZON)
-        return past_horizon(r, job, "reservation");
+        return hsim__past_horizon(r, job, "reservation");
     hsim_event_t ev = {.time = at, .seq = r->seq++, .job = job, .kind = HSIM_EV_START};
     hsim_reserved_set(&r->reservations, &ev);
     if (r->resv_alloc) {
@@ -841,7 +729,7 @@ static int expire_job(run_t *r, int32_t job)
     }
     r->est_end[job] = est_end;
     r->stats.expiries++;
-    refresh_view(r);
+    hsim__refresh_view(r);
     return 0;
 }
 
@@ -866,8 +754,8 @@ static void revise_user(run_t *r, int32_t ended)
 }
 
 /* Takes a running job out of the running set and its processors out of
-   the count (not its resources out of the ledger: release_job()). */
-static void leave_running(run_t *r, int32_t job)
+   the count (not its resources out of the ledger: hsim__release_job()). */
+void hsim__leave_running(run_t *r, int32_t job)
 {
     if (r->ordered) {
         (void)running_hole(r, job);
@@ -887,33 +775,33 @@ static int finish_job(run_t *r, int32_t job)
 {
     const hsim_vjob_t *vj = &r->vjobs[job];
     hsim_time_t start = r->out[job].start;
-    leave_running(r, job);
+    hsim__leave_running(r, job);
     r->jobs_left--;
     r->state[job] = JOB_DONE;
     r->n_done++;
     if (r->has_cluster)
-        release_job(r, job);
+        hsim__release_job(r, job);
     if (r->parents_left) {
-        int rc = release_children(r, job);
+        int rc = hsim__release_children(r, job);
         if (rc)
             return rc;
     }
     /* the scheduler planned with the unscaled estimate */
     hsim_time_t est_end = start + vj->estimate;
-    refresh_view(r);
+    hsim__refresh_view(r);
     const hsim_predictor_t *p = r->cfg->predictor;
     if (p->learn) {
         /* what it ran on the reference machine: predictions are of that,
            and start_job() scales them to the allocation's speed */
         const hsim_job_t *j = &r->w->jobs[job];
-        int rc = p->learn(r->pred_state, j, reference_run(j), r->now);
+        int rc = p->learn(r->pred_state, j, hsim__reference_run(j), r->now);
         if (rc)
             return rc;
     }
     if (p->revises)
         revise_user(r, job);
     if (r->planner)
-        settle_ending(r); /* the planner sees the ledger as the scheduler does */
+        hsim__settle_ending(r); /* the planner sees the ledger as the scheduler does */
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->ended) {
         int rc = s->ended(r->sched_state, &r->view, job, start, est_end, &r->decide);
@@ -925,7 +813,7 @@ static int finish_job(run_t *r, int32_t job)
 }
 
 /* The engine's half of a submission: the job joins waiting[]. */
-static int enqueue_job(run_t *r, int32_t job)
+int hsim__enqueue_job(run_t *r, int32_t job)
 {
     r->vjobs[job].estimate = predict(r, job);
     if (r->fail) /* a job a failure stopped: what is left of it */
@@ -954,11 +842,11 @@ static int enqueue_job(run_t *r, int32_t job)
 }
 
 /* The policy's half: it is told, and runs a pass. */
-static int announce_job(run_t *r, int32_t job)
+int hsim__announce_job(run_t *r, int32_t job)
 {
-    refresh_view(r);
+    hsim__refresh_view(r);
     if (r->planner)
-        settle_ending(r); /* the planner sees the ledger as the scheduler does */
+        hsim__settle_ending(r); /* the planner sees the ledger as the scheduler does */
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->submitted) {
         int rc = s->submitted(r->sched_state, &r->view, job, &r->decide);
@@ -969,244 +857,11 @@ static int announce_job(run_t *r, int32_t job)
     return s->schedule(r->sched_state, &r->view, &r->decide);
 }
 
-static int submit_job(run_t *r, int32_t job)
+int hsim__submit_job(run_t *r, int32_t job)
 {
     r->n_submitted++;
-    int rc = enqueue_job(r, job);
-    return rc ? rc : announce_job(r, job);
-}
-
-/* ---- node failures (failures.h) ----
-   A down node is held whole in the ledger by no job: placement finds no
-   room there, and the planner sees nothing of it free until it is up. */
-
-/* The whole of node as one part of an allocation. */
-static hsim_part_t whole_node(const run_t *r, int32_t node)
-{
-    const hsim_node_type_t *t = &r->cluster.types[r->cluster.nodes[node].type];
-    return (hsim_part_t){.node = node, .cores = t->cores, .mem_mb = t->mem_mb,
-                         .gpus = t->gpus, .gpu = -1, .fpgas = t->fpgas};
-}
-
-/* Does job's allocation use node? */
-static int holds_node(const run_t *r, int32_t job, int32_t node)
-{
-    const hsim_alloc_t *a = &r->allocs[job];
-    for (size_t i = 0; i < a->n; i++)
-        if (a->parts[i].node == node)
-            return 1;
-    return 0;
-}
-
-/* A failure stops a running job: what it ran is kept (checkpoint, less
-   the restart cost it was paying) or lost (requeue); it leaves the
-   running set and the ledger, its pending events become stale. */
-static void stop_job(run_t *r, int32_t job)
-{
-    const hsim_outcome_t *o = &r->out[job];
-    hsim_time_t elapsed = r->now - o->start, kept = 0;
-    if (r->fail->on_failure == HSIM_ON_FAILURE_CHECKPOINT) {
-        /* reference work done in this attempt, its restart cost first */
-        hsim_time_t work = (hsim_time_t)floor((double)elapsed * o->speed) - r->cost[job];
-        hsim_time_t run = reference_run(&r->w->jobs[job]);
-        if (work > 0) {
-            if (r->done[job] + work >= run)
-                work = run - r->done[job] - 1; /* it had not ended */
-            r->done[job] += work;
-            kept = (hsim_time_t)ceil((double)work / o->speed);
-        }
-        r->cost[job] = r->fail->restart_cost;
-    } else {
-        r->done[job] = r->cost[job] = 0;
-    }
-    if (kept > elapsed)
-        kept = elapsed;
-    r->stats.lost[job] += elapsed - kept;
-    r->stats.lost_core_s += (double)(elapsed - kept) / HSIM_SECOND * r->vjobs[job].procs;
-    if (r->stats.starts[job] == 1)
-        r->stats.jobs_hit++;
-    leave_running(r, job);
-    release_job(r, job);
-    r->end_seq[job] = r->expiry_seq[job] = -1;
-    r->state[job] = JOB_FUTURE; /* until submitted again */
-}
-
-/* Node fails now: the jobs on it stop and are submitted again (after the
-   node is held, so that no decision puts them back on it); its repair is
-   drawn.  0 or an error of a decision. */
-static int fail_node(run_t *r, int32_t node)
-{
-    if (r->down_since[node] >= 0)
-        return 0;
-    size_t n = 0;
-    size_t i = r->ordered ? r->running_first : 0;
-    for (; i < r->n_running; i++) {
-        int32_t job = r->running[i].job;
-        if (job >= 0 && holds_node(r, job, node))
-            r->victims[n++] = job;
-    }
-    hsim_time_t *start = r->victim_start, *est = r->victim_est;
-    for (size_t k = 0; k < n; k++) {
-        int32_t job = r->victims[k];
-        if (r->stats.starts[job] > HSIM_MAX_STOPS) {
-            const hsim_job_t *j = &r->w->jobs[job];
-            return hsim_errf(r->e, HSIM_EINPUT,
-                             "job %lld was stopped by node failures %d times: its %d cores "
-                             "for %lld s fail faster than it can run (expected a longer "
-                             "mtbf, or on_failure = checkpoint)",
-                             (long long)j->id, HSIM_MAX_STOPS, j->procs,
-                             (long long)(reference_run(j) / HSIM_SECOND));
-        }
-        start[k] = r->out[job].start;
-        est[k] = r->vjobs[job].estimate;
-        stop_job(r, job);
-    }
-    hsim_part_t part = whole_node(r, node);
-    hsim_alloc_t hold = {.parts = &part, .n = 1};
-    HSIM_ASSERT(hsim_part_fits(&r->cluster, &part));
-    hsim_cluster_take(&r->cluster, &hold, r->now);
-    if (r->planner)
-        hsim_planner_sync(r->planner, &hold);
-    r->down_since[node] = r->now;
-    r->stats.failures++;
-    int rc = 0;
-    if (!r->fail->trace) {
-        hsim_time_t up = r->now + hsim_failures_draw(r->fail, r->fail_rng, node,
-                                                     r->fail_k[node]++);
-        rc = push_event(r, up, HSIM_EV_REPAIR, node);
-    }
-    /* every stopped job waits before the policy hears of any: a policy
-       that moves reservations when one ends (conservative) may move the
-       others' */
-    for (size_t k = 0; k < n && rc == 0; k++)
-        rc = enqueue_job(r, r->victims[k]);
-    const hsim_scheduler_t *s = r->cfg->scheduler;
-    for (size_t k = 0; k < n && rc == 0 && s->ended; k++) {
-        int32_t job = r->victims[k];
-        hsim_time_t now_est = r->vjobs[job].estimate;
-        r->vjobs[job].estimate = est[k]; /* what it was planned with */
-        refresh_view(r);
-        if (r->planner)
-            settle_ending(r);
-        rc = s->ended(r->sched_state, &r->view, job, start[k], start[k] + est[k], &r->decide);
-        r->vjobs[job].estimate = now_est;
-    }
-    for (size_t k = 0; k < n && rc == 0; k++)
-        rc = announce_job(r, r->victims[k]);
-    return rc;
-}
-
-/* Node is up again: its resources come back, its next failure is drawn,
-   and the queue policy runs a pass. */
-static int repair_node(run_t *r, int32_t node)
-{
-    if (r->down_since[node] < 0)
-        return 0;
-    hsim_part_t part = whole_node(r, node);
-    hsim_alloc_t hold = {.parts = &part, .n = 1};
-    hsim_cluster_give(&r->cluster, &hold, r->now);
-    /* the hold made the node busy, which a node down is not (it held
-       nothing else: its jobs stopped) */
-    r->cluster.nodes[node].busy -= r->now - r->down_since[node];
-    if (r->planner)
-        hsim_planner_sync(r->planner, &hold);
-    hsim_time_t from = r->down_since[node] > r->fail_origin ? r->down_since[node]
-                                                            : r->fail_origin;
-    if (r->now > from)
-        r->down_total[node] += r->now - from;
-    r->down_since[node] = -1;
-    int rc = 0;
-    if (!r->fail->trace)
-        rc = push_event(r, r->now + hsim_failures_draw(r->fail, r->fail_rng, node,
-                                                       r->fail_k[node]++),
-                        HSIM_EV_FAIL, node);
-    if (rc == 0 && r->n_deferred)
-        rc = retry_deferred(r);
-    if (rc)
-        return rc;
-    refresh_view(r);
-    if (r->planner)
-        settle_ending(r);
-    r->stats.passes++;
-    return r->cfg->scheduler->schedule(r->sched_state, &r->view, &r->decide);
-}
-
-/* The failure state of a run, and its first events: every outage of a
-   trace, or each node's first failure drawn.  0 or HSIM_ENOMEM. */
-static int setup_failures(run_t *r)
-{
-    const hsim_failures_t *f = r->cfg->failures;
-    size_t n = r->n_jobs ? r->n_jobs : 1, nodes = r->cluster.n_nodes;
-    r->fail = f;
-    r->fail_rng = gsl_rng_alloc(gsl_rng_mt19937);
-    r->fail_k = hsim_calloc(nodes, sizeof *r->fail_k);
-    r->down_since = hsim_malloc(nodes * sizeof *r->down_since);
-    r->down_total = hsim_calloc(nodes, sizeof *r->down_total);
-    r->end_seq = hsim_malloc(n * sizeof *r->end_seq);
-    r->expiry_seq = hsim_malloc(n * sizeof *r->expiry_seq);
-    r->done = hsim_calloc(n, sizeof *r->done);
-    r->cost = hsim_calloc(n, sizeof *r->cost);
-    r->victims = hsim_malloc(n * sizeof *r->victims);
-    r->victim_start = hsim_malloc(n * sizeof *r->victim_start);
-    r->victim_est = hsim_malloc(n * sizeof *r->victim_est);
-    r->stats.starts = hsim_calloc(n, sizeof *r->stats.starts);
-    r->stats.lost = hsim_calloc(n, sizeof *r->stats.lost);
-    if (!r->fail_rng || !r->fail_k || !r->down_since || !r->down_total || !r->end_seq ||
-        !r->expiry_seq || !r->done || !r->cost || !r->victims || !r->victim_start ||
-        !r->victim_est || !r->stats.starts ||
-        !r->stats.lost)
-        return HSIM_ENOMEM;
-    for (size_t i = 0; i < nodes; i++)
-        r->down_since[i] = -1;
-    for (size_t i = 0; i < n; i++)
-        r->end_seq[i] = r->expiry_seq[i] = -1;
-    r->fail_origin = r->n_jobs ? r->w->jobs[0].submit : 0;
-    int rc = 0;
-    for (size_t k = 0; f->trace && k < f->n_trace && rc == 0; k++) {
-        const hsim_outage_t *o = &f->trace[k];
-        HSIM_ASSERT(o->node >= 0 && (size_t)o->node < nodes);
-        rc = push_event(r, o->down, HSIM_EV_FAIL, o->node);
-        if (rc == 0)
-            rc = push_event(r, o->up, HSIM_EV_REPAIR, o->node);
-    }
-    for (size_t i = 0; !f->trace && i < nodes && rc == 0; i++)
-        if (f->type < 0 || r->cluster.nodes[i].type == f->type)
-            rc = push_event(r, r->fail_origin + hsim_failures_draw(f, r->fail_rng, (int32_t)i,
-                                                                   r->fail_k[i]++),
-                            HSIM_EV_FAIL, (int32_t)i);
-    return rc;
-}
-
-/* The failure figures at the end of a run; a down node's time down is not
-   busy time.  O(nodes). */
-static void close_failures(run_t *r)
-{
-    double down = 0;
-    for (size_t i = 0; i < r->cluster.n_nodes; i++) {
-        hsim_time_t d = r->down_total[i];
-        if (r->down_since[i] >= 0) {
-            hsim_time_t from = r->down_since[i] > r->fail_origin ? r->down_since[i]
-                                                                 : r->fail_origin;
-            if (r->now > from)
-                d += r->now - from;
-            if (r->stats.node_busy && r->now > r->down_since[i])
-                r->stats.node_busy[i] -= r->now - r->down_since[i];
-        }
-        down += (double)d / HSIM_SECOND;
-    }
-    r->stats.down_node_s = down;
-    double span = (double)(r->now - r->fail_origin) / HSIM_SECOND * (double)r->cluster.n_nodes;
-    r->stats.availability = span > 0 ? 1 - down / span : 1;
-}
-
-/* Is ev a termination or expiry that a failure made stale? */
-static int stale(const run_t *r, const hsim_event_t *ev)
-{
-    if (ev->kind == HSIM_EV_END)
-        return r->end_seq[ev->job] != ev->seq;
-    if (ev->kind == HSIM_EV_EXPIRY)
-        return r->expiry_seq[ev->job] != ev->seq;
-    return 0;
+    int rc = hsim__enqueue_job(r, job);
+    return rc ? rc : hsim__announce_job(r, job);
 }
 
 static int setup_cluster(run_t *r)
@@ -1296,57 +951,6 @@ static int setup_users(run_t *r)
     return 0;
 }
 
-/* Dependencies: each job's count of parents to wait for, and the
-   earliest submission they allow so far.  0 or HSIM_ENOMEM. */
-static int setup_deps(run_t *r)
-{
-    const hsim_deps_t *d = r->w->deps;
-    size_t n = r->n_jobs;
-    HSIM_ASSERT(d->n_jobs == n);
-    r->parents_left = hsim_malloc((n ? n : 1) * sizeof *r->parents_left);
-    r->ready_at = hsim_malloc((n ? n : 1) * sizeof *r->ready_at);
-    if (!r->parents_left || !r->ready_at)
-        return HSIM_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        r->parents_left[i] = d->n_parents[i];
-        /* an SWF predecessor alone sets the submission (think time after
-           its end); other edges only hold the job past its own submit */
-        r->ready_at[i] = d->feedback[i] ? 0 : r->w->jobs[i].submit;
-    }
-    return 0;
-}
-
-/* Job has ended: each child that waited for it alone is submitted think
-   seconds later at the earliest (an event on the heap).  0 or
-   HSIM_ENOMEM.  O(children). */
-static int release_children(run_t *r, int32_t job)
-{
-    const hsim_deps_t *d = r->w->deps;
-    for (size_t k = d->child_first[job]; k < d->child_first[job + 1]; k++) {
-        int32_t c = d->child[k];
-        hsim_time_t at = r->now + d->think[k];
-        if (at > r->ready_at[c])
-            r->ready_at[c] = at;
-        HSIM_ASSERT(r->parents_left[c] > 0);
-        if (--r->parents_left[c] == 0) {
-            if (r->ready_at[c] > HSIM_HORIZON)
-                return past_horizon(r, c, "submission");
-            int rc = push_event(r, r->ready_at[c], HSIM_EV_SUBMIT, c);
-            if (rc)
-                return rc;
-        }
-    }
-    return 0;
-}
-
-/* A job whose parents have all ended is submitted now. */
-static int submit_dependent(run_t *r, int32_t job)
-{
-    r->out[job].submit_shift = r->now - r->w->jobs[job].submit;
-    r->vjobs[job].submit = r->now;
-    return submit_job(r, job);
-}
-
 static int setup(run_t *r)
 {
     size_t n = r->n_jobs = r->w->n_jobs;
@@ -1390,7 +994,7 @@ static int setup(run_t *r)
         if (r->stats.held)
             r->stats.held[i] = (hsim_held_t){.ranges = -1};
     }
-    if (r->w->deps && setup_deps(r))
+    if (r->w->deps && hsim__setup_deps(r))
         return HSIM_ENOMEM;
     r->jobs_left = n;
     r->view.capacity = r->cfg->capacity;
@@ -1403,7 +1007,7 @@ static int setup(run_t *r)
     if (r->cfg->failures) {
         if (!r->has_cluster)
             return hsim_errf(r->e, HSIM_EINPUT, "node failures need a cluster of nodes");
-        int frc = setup_failures(r);
+        int frc = hsim__setup_failures(r);
         if (frc)
             return frc;
     }
@@ -1440,7 +1044,7 @@ static void teardown(run_t *r)
         for (size_t i = 0; r->stats.node_busy && i < r->cluster.n_nodes; i++)
             r->stats.node_busy[i] = hsim_node_busy(&r->cluster.nodes[i], r->now);
         if (r->fail && r->down_since && r->down_total)
-            close_failures(r);
+            hsim__close_failures(r);
         if (r->place_state)
             r->cfg->placement->destroy(r->place_state);
         if (r->fallback_state)
@@ -1510,7 +1114,7 @@ static int defer(run_t *r, int32_t job)
 }
 
 /* Starts the deferred jobs that fit now, in the order they were due. */
-static int retry_deferred(run_t *r)
+int hsim__retry_deferred(run_t *r)
 {
     size_t k = 0;
     for (size_t i = 0; i < r->n_deferred; i++) {
@@ -1566,7 +1170,7 @@ static int next_event(run_t *r, size_t next_submit, hsim_event_t *ev, enum event
    -DHSIM_INVARIANTS=ON only. */
 static void check_invariants(run_t *r, const hsim_event_t *ev)
 {
-    refresh_view(r);
+    hsim__refresh_view(r);
     hsim_run_state_t s = {
         .now = r->now,
         .n_jobs = r->n_jobs,
@@ -1609,30 +1213,30 @@ static int loop(run_t *r)
         r->now = ev.time;
         if (source == FROM_SUBMISSIONS) {
             next_submit++;
-            rc = submit_job(r, ev.job);
+            rc = hsim__submit_job(r, ev.job);
         } else if (source == FROM_HEAP) {
             hsim_heap_pop(&r->heap, &ev);
-            if (r->fail && stale(r, &ev)) {
+            if (r->fail && hsim__stale_event(r, &ev)) {
                 r->stats.events--;
                 continue;
             }
-            refresh_view(r);
+            hsim__refresh_view(r);
             rc = ev.kind == HSIM_EV_EXPIRY   ? expire_job(r, ev.job)
-                 : ev.kind == HSIM_EV_SUBMIT ? submit_dependent(r, ev.job)
-                 : ev.kind == HSIM_EV_FAIL   ? fail_node(r, ev.job)
-                 : ev.kind == HSIM_EV_REPAIR ? repair_node(r, ev.job)
+                 : ev.kind == HSIM_EV_SUBMIT ? hsim__submit_dependent(r, ev.job)
+                 : ev.kind == HSIM_EV_FAIL   ? hsim__fail_node(r, ev.job)
+                 : ev.kind == HSIM_EV_REPAIR ? hsim__repair_node(r, ev.job)
                                              : finish_job(r, ev.job);
         } else {
             hsim_reserved_remove(&r->reservations, ev.job);
             if (r->resv_at)
                 r->resv_at[ev.job] = -1;
-            refresh_view(r);
+            hsim__refresh_view(r);
             rc = start_reserved(r, ev.job);
             if (rc == HSIM_NOFIT) /* planned on processors, not placeable yet */
                 rc = defer(r, ev.job);
         }
         if (rc == 0 && source == FROM_HEAP && ev.kind == HSIM_EV_END && r->n_deferred)
-            rc = retry_deferred(r);
+            rc = hsim__retry_deferred(r);
         if (rc)
             return rc;
 #ifdef HSIM_INVARIANTS

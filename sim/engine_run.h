@@ -1,0 +1,147 @@
+/*
+ * engine_run.h - internal to the engine (engine.c, engine_faults.c): the
+ * state of one run, and the functions its two files share.  Not part of
+ * hsim's API: the hsim__ prefix marks them.
+ */
+#ifndef HSIM_ENGINE_RUN_H
+#define HSIM_ENGINE_RUN_H
+
+#include "engine.h"
+
+#include "failures.h"
+#include "heap.h"
+#include "invariants.h"
+#include "planner.h"
+
+#include <gsl/gsl_rng.h>
+
+typedef struct run {
+    const hsim_workload_t *w;
+    size_t n_jobs;             /* w->n_jobs, beside what a decision reads */
+    const hsim_run_config_t *cfg;
+    hsim_outcome_t *out;
+    hsim_err_t *e;
+
+    hsim_vjob_t *vjobs;        /* what policies see, by job index */
+    uint8_t *state;            /* job_state below */
+    int64_t *start_seq;        /* start order of running jobs */
+
+    int32_t *waiting;          /* submission order; -1 = a hole */
+    size_t n_waiting, cap_waiting; /* slots used (holes included), allocated */
+    size_t waiting_holes;      /* -1 entries in waiting[] */
+    size_t *wslot;             /* slot of a waiting job in waiting[] */
+    hsim_running_t *running;   /* by (est_end, start_seq) */
+    int64_t *running_seq;      /* start_seq parallel to running[] */
+    size_t n_running, cap_running, cap_running_seq; /* entries, holes included */
+    size_t running_holes;      /* ordered: entries that are holes (job -1)... */
+    size_t running_first;      /* ...all those before this one among them */
+    int ordered;               /* running[] kept in est_end order (the
+                                  scheduler reads it); else unordered, with: */
+    size_t *rpos;              /* slot of each running job in running[] */
+    hsim_rheap_t ends;         /* running jobs by (est_end, start order) */
+    int32_t running_procs;
+
+    hsim_heap_t heap;          /* terminations and prediction expiries */
+    hsim_reserved_t reservations; /* reserved starts, one per job at most */
+    int64_t seq;               /* next event sequence number */
+    int64_t starts;            /* next start order */
+    hsim_time_t now;
+    hsim_view_t view;
+    hsim_decide_t decide;
+
+    void *sched_state;
+    void *pred_state;
+    hsim_run_stats_t stats;
+
+    /* With a cluster (cfg->cluster != NULL): */
+    hsim_cluster_t cluster;    /* the ledger */
+    int has_cluster;
+    void *place_state;
+    const hsim_placement_t *fallback; /* first-fit, packed: see place_job() */
+    void *fallback_state;
+    size_t n_placed;        /* jobs holding resources on the cluster */
+    hsim_alloc_t *allocs;      /* allocation of each running job */
+    hsim_time_t *est_end;      /* planned end of each running job */
+    hsim_time_t *full_end;     /* with a predictor that underpredicts: the
+                                  planned end of each running job on its
+                                  requested time, for its expiry */
+    /* With a predictor that revises: the waiting jobs of each user, as
+       lists through the jobs (users numbered 0.. in id order), and the jobs
+       whose estimate the last revision changed. */
+    int32_t *user_of;          /* each job's user number */
+    int32_t *user_first;       /* each user's first waiting job, or -1 */
+    int32_t *user_last;        /* and last (in submission order) */
+    int32_t *wnext, *wprev;    /* the next and previous in its user's list */
+    int32_t *revised;          /* the view's revised[] */
+    int32_t *deferred;         /* reserved starts that could not be placed,
+                                  retried after each termination */
+    size_t n_deferred, cap_deferred;
+    uint32_t *model_map;       /* workload GPU model i -> cluster model bits */
+    hsim_request_t *requests;  /* the view's requests[], by job index */
+    hsim_planner_t *planner;   /* the view's planner */
+    hsim_alloc_t *resv_alloc;  /* by job index: the nodes of a reservation
+                                  made with reserve_on() (NULL until one) */
+    hsim_time_t *resv_at;      /* by job index, beside it: the reserved
+                                  start, -1 when none */
+    /* With dependencies (w->deps != NULL): */
+    int32_t *parents_left;     /* by job index: parents not ended yet */
+    hsim_time_t *ready_at;     /* by job index: the earliest submission its
+                                  ended parents allow */
+    size_t jobs_left;          /* jobs not ended yet */
+    /* With failures (cfg->failures != NULL, on a cluster): */
+    const hsim_failures_t *fail;
+    gsl_rng *fail_rng;         /* scratch of hsim_failures_draw() */
+    uint64_t *fail_k;          /* by node: draws made */
+    hsim_time_t *down_since;   /* by node: when it went down, -1 when up */
+    hsim_time_t *down_total;   /* by node: time down before down_since,
+                                  from fail_origin on */
+    hsim_time_t fail_origin;   /* the first submission */
+    int64_t *end_seq;          /* by job: sequence of its live termination
+                                  event (older ones are stale), -1 none */
+    int64_t *expiry_seq;       /* by job: likewise for its expiry */
+    hsim_time_t *done;         /* by job: reference work a checkpoint kept */
+    hsim_time_t *cost;         /* by job: restart cost of its next (or
+                                  current) attempt, reference time */
+    int32_t *victims;          /* scratch: the jobs a failure stops... */
+    hsim_time_t *victim_start; /* ...their starts and planning estimates,
+                                  for the scheduler's ended() */
+    hsim_time_t *victim_est;
+    size_t n_done;             /* jobs that ended */
+    size_t n_submitted;        /* jobs submitted so far (those that wait for
+                                  parents come later than their turn) */
+#ifdef HSIM_INVARIANTS
+    void *inv_scratch;         /* hsim_invariants_check()'s, all 0 */
+#endif
+} run_t;
+
+enum job_state {
+    JOB_FUTURE = HSIM_JOB_FUTURE, /* as invariants.h names them */
+    JOB_WAITING = HSIM_JOB_WAITING,
+    JOB_RUNNING = HSIM_JOB_RUNNING,
+    JOB_DONE = HSIM_JOB_DONE
+};
+
+/* engine.c: the ledger, the view and the queue */
+void hsim__refresh_view(run_t *r);
+int hsim__push_event(run_t *r, hsim_time_t t, int kind, int32_t job);
+hsim_time_t hsim__reference_run(const hsim_job_t *j);
+int hsim__past_horizon(run_t *r, int32_t job, const char *what);
+void hsim__release_job(run_t *r, int32_t job);
+int hsim__retry_deferred(run_t *r);
+void hsim__settle_ending(run_t *r);
+void hsim__leave_running(run_t *r, int32_t job);
+int hsim__enqueue_job(run_t *r, int32_t job);
+int hsim__announce_job(run_t *r, int32_t job);
+int hsim__submit_job(run_t *r, int32_t job);
+
+/* engine_faults.c: node failures and dependencies */
+int hsim__fail_node(run_t *r, int32_t node);
+int hsim__repair_node(run_t *r, int32_t node);
+int hsim__setup_failures(run_t *r);
+void hsim__close_failures(run_t *r);
+int hsim__stale_event(const run_t *r, const hsim_event_t *ev);
+int hsim__setup_deps(run_t *r);
+int hsim__release_children(run_t *r, int32_t job);
+int hsim__submit_dependent(run_t *r, int32_t job);
+
+#endif
