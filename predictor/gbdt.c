@@ -196,6 +196,8 @@ int hsim_gbdt_train(const double *X, const double *y, size_t n, size_t nf,
         double s2 = p->robust * p->robust;
         for (size_t i = 0; i < n; i++) {
             double dd = (double)pred[i] - y[i], w = exp(-dd * dd / (2 * s2));
+            if (dd < 0 && p->under_weight > 1)
+                w *= p->under_weight;
             grad[i] = (float)(dd * w);
             hess[i] = (float)(w + 1e-6);
         }
@@ -347,10 +349,10 @@ int hsim_gbdt_load(const char *path, hsim_gbdt_t **out, hsim_err_t *e)
 static int kind_train(const double *X, const double *y, size_t n, double under_weight,
                       uint64_t seed, void **model, hsim_err_t *e)
 {
-    (void)under_weight; /* squared error: XGBoost's objective */
     hsim_gbdt_params_t p = hsim_gbdt_defaults();
     p.seed = seed;
     p.robust = HSIM_GBDT_ROBUST;
+    p.under_weight = under_weight;
     hsim_gbdt_t *m = NULL;
     /* the trees learn what to add to the baseline feature */
     double *r = hsim_malloc((n ? n : 1) * sizeof *r);

@@ -30,6 +30,8 @@ typedef struct hsim_gbdt_params {
                                then aim at the most likely value, not the
                                mean (what an accuracy min(p, a)/max(p, a)
                                rewards); the answers start from 0 */
+    double under_weight;    /* with robust: an answer below its target
+                               weighs this much more (>= 1; 0 is 1) */
 } hsim_gbdt_params_t;
 
 /* The defaults: 120 trees of depth 6, eta 0.1, subsample 0.8, 1 thread,

@@ -26,6 +26,9 @@ typedef struct hsim_predictor_ctx {
     const char *model;      /* estimate.model: a trained model's file, "" none */
     size_t retrain;         /* estimate.retrain: train again every this many
                                completions, on finished jobs only; 0 never */
+    double under_weight;    /* estimate.under_weight: how many times an
+                               under-estimate's error counts in training
+                               (>= 1; 0 is taken as 1) */
     hsim_err_t *e;          /* for a model file that cannot be read */
 } hsim_predictor_ctx_t;
 

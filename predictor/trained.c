@@ -31,6 +31,7 @@ typedef struct trained {
     hsim_history_t *h;
     void *model;                /* NULL until one is loaded or trained */
     size_t retrain, since;      /* train every retrain completions; since the last */
+    double under_weight;        /* an under-estimate's weight in training, >= 1 */
     uint64_t trainings;         /* models trained so far (their seeds) */
     pending_t *pend;            /* running jobs by id, open addressing */
     size_t cap_pend, n_pend;
@@ -106,6 +107,7 @@ static int trained_create(const hsim_model_kind_t *kind, const hsim_predictor_ct
         return HSIM_ENOMEM;
     s->kind = kind;
     s->retrain = ctx->retrain;
+    s->under_weight = ctx->under_weight >= 1 ? ctx->under_weight : 1;
     s->e = ctx->e;
     int rc = hsim_history_create(ctx->unix_start, ctx->time_zone, &s->h);
     size_t dim = kind->inputs;
@@ -194,7 +196,7 @@ static int trained_learn(void *state, const hsim_job_t *job, hsim_time_t ran, hs
         return rc;
     s->since = 0;
     void *model = NULL;
-    rc = s->kind->train(s->X, s->y, s->n, 1.0, ++s->trainings, &model, s->e);
+    rc = s->kind->train(s->X, s->y, s->n, s->under_weight, ++s->trainings, &model, s->e);
     if (rc == 0) {
         if (s->model)
             s->kind->free(s->model);

@@ -329,6 +329,7 @@ static void open_section(parse_t *p, const char *line)
         pc->predictor = hsim_predictor_find("user");
         pc->placement = hsim_placement_find("first-fit");
         pc->spread = HSIM_PACK;
+        pc->estimate_under_weight = 1;
         p->policy = pc;
         return;
     }
@@ -768,6 +769,13 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "estimate.retrain: expected a number of completions in 0..100000000 "
                            "(0 = never), found '%s'", v);
         pc->estimate_retrain = (size_t)x;
+    } else if (!strcmp(key, "estimate.under_weight")) {
+        if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ESTIMATE_UNDER_WEIGHT, key))
+            return 0;
+        if (parse_double(v, &pc->estimate_under_weight) ||
+            !(pc->estimate_under_weight >= 1 && pc->estimate_under_weight <= 1000))
+            return fail(p, "estimate.under_weight: expected a number in 1..1000 (how many times "
+                           "an under-estimate's error counts), found '%s'", v);
     } else if (!strcmp(key, "failures")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_FAILURES, key))
             return 0;
@@ -787,7 +795,8 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return fail(p, "restart_cost: expected seconds in [0, 1e9], found '%s'", v);
     } else {
         return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
-                       "backfill_order, estimate, estimate.model, estimate.retrain, placement, "
+                       "backfill_order, estimate, estimate.model, estimate.retrain, "
+                       "estimate.under_weight, placement, "
                        "spread, failures, on_failure or restart_cost", key, pc->name);
     }
     return 1;
@@ -1147,13 +1156,14 @@ static void policy_not_read(parse_t *p, int cluster)
                     "backfill = %s does not follow (it keeps the reservations it made): "
                     "expected backfill = none or easy", pc->name, pc->order->name,
                     pc->scheduler->name);
-        for (int k = HSIM_POLICY_ESTIMATE_MODEL; k <= HSIM_POLICY_ESTIMATE_RETRAIN; k++)
+        static const char *const trained_keys[] = {"estimate.model", "estimate.retrain",
+                                                   "estimate.under_weight"};
+        for (int k = HSIM_POLICY_ESTIMATE_MODEL; k <= HSIM_POLICY_ESTIMATE_UNDER_WEIGHT; k++)
             if ((pc->seen & KEY_BIT(k)) && pred && !pred->uses_model)
                 fail_at(p, pc->lines[k],
                         "[policy %s] %s applies to trained predictors only (estimate = "
                         "regression, gbdt or lstm), not to estimate = %s", pc->name,
-                        k == HSIM_POLICY_ESTIMATE_MODEL ? "estimate.model" : "estimate.retrain",
-                        pred->name);
+                        trained_keys[k - HSIM_POLICY_ESTIMATE_MODEL], pred->name);
         if ((pc->seen & KEY_BIT(HSIM_POLICY_BACKFILL_ORDER)) &&
             !pc->scheduler->reads_backfill_order)
             fail_at(p, pc->lines[HSIM_POLICY_BACKFILL_ORDER],

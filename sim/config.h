@@ -27,6 +27,7 @@ enum {
     HSIM_POLICY_SPREAD,
     HSIM_POLICY_ESTIMATE_MODEL,
     HSIM_POLICY_ESTIMATE_RETRAIN,
+    HSIM_POLICY_ESTIMATE_UNDER_WEIGHT,
     HSIM_POLICY_FAILURES,     /* failures = NAME of a [failures NAME] */
     HSIM_POLICY_ON_FAILURE,
     HSIM_POLICY_RESTART_COST,
@@ -44,6 +45,7 @@ typedef struct hsim_policy_config {
     hsim_spread_t spread;                    /* spread = pack | spread (pack) */
     char estimate_model[HSIM_PATH_MAX];      /* estimate.model = FILE ("") */
     size_t estimate_retrain;                 /* estimate.retrain = N (0) */
+    double estimate_under_weight;            /* estimate.under_weight = W, 1..1000 (1) */
     char failures_name[HSIM_NAME_MAX];       /* failures = NAME ("" none) */
     int failures;                            /* 1 + its index in the config's
                                                 failures[]; 0 = none */

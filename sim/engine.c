@@ -1030,6 +1030,7 @@ static int setup(run_t *r)
         .time_zone = r->w->header.time_zone,
         .model = r->cfg->predictor_model ? r->cfg->predictor_model : "",
         .retrain = r->cfg->predictor_retrain,
+        .under_weight = r->cfg->predictor_under_weight,
         .e = r->e,
     };
     int rc = r->cfg->predictor->create(&pctx, &r->pred_state);

@@ -74,6 +74,7 @@ typedef struct hsim_run_config {
     const hsim_predictor_t *predictor;   /* planning estimates */
     const char *predictor_model;         /* estimate.model, NULL or "" none */
     size_t predictor_retrain;            /* estimate.retrain, 0 never */
+    double predictor_under_weight;       /* estimate.under_weight, 0 = 1 */
     const hsim_cluster_spec_t *cluster;  /* NULL: a pool of capacity processors */
     const hsim_placement_t *placement;   /* with cluster: where jobs run */
     hsim_spread_t spread;                /* with cluster: pack or spread */

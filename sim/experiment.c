@@ -196,6 +196,7 @@ static void replay_run(replay_t *r)
         .predictor = pc->predictor,
         .predictor_model = pc->estimate_model,
         .predictor_retrain = pc->estimate_retrain,
+        .predictor_under_weight = pc->estimate_under_weight,
         .cluster = x->has_cluster ? &x->spec.spec : NULL,
         .placement = pc->placement,
         .spread = pc->spread,

@@ -5,7 +5,7 @@
 # predictor on the second half (table and CSV), an experiment plans EASY
 # with each model (estimate.model) and with one trained as it goes
 # (estimate.retrain), twice with the same files; and what is refused.
-# PART runs one part only (train, eval or replay; CTest runs each as a test
+# PART runs one part only (train, eval, replay or underweight; CTest runs each as a test
 # of its own, so that none takes long under the sanitizers); without it,
 # all of them.
 set -uo pipefail
@@ -107,12 +107,62 @@ check "the same model, the same training: the same schedules" \
   bash -c 'cmp -s out/kth/easy-gbdt/jobs.csv out/kth-again/easy-gbdt/jobs.csv &&
            cmp -s out/kth/easy-gbdt-online/jobs.csv out/kth-again/easy-gbdt-online/jobs.csv'
 
+fi
+
+if in_part underweight; then
+# estimate.under_weight: an under-estimate's error counts W times in
+# training, so fewer jobs outlive their predictions (expiries)
+cat >uw.ini <<EOF
+[experiment]
+name = uw
+output = out
+[workload]
+path = $kth
+[cluster]
+processors = 100
+[policy reg1]
+backfill = easy
+estimate = regression
+estimate.retrain = 2000
+[policy reg4]
+backfill = easy
+estimate = regression
+estimate.retrain = 2000
+estimate.under_weight = 4
+[policy gbdt1]
+backfill = easy
+estimate = gbdt
+estimate.retrain = 5000
+[policy gbdt4]
+backfill = easy
+estimate = gbdt
+estimate.retrain = 5000
+estimate.under_weight = 4
+EOF
+run -q uw.ini
+check "under_weight: runs" test $rc -eq 0
+expiries() { awk -F, -v p="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "expiries") k = i; next } $1 == p { print $k }' out/uw/summary.csv; }
+echo "     (expiries: regression $(expiries reg1) at weight 1, $(expiries reg4) at 4; gbdt $(expiries gbdt1), $(expiries gbdt4))"
+check "under_weight 4: fewer expiries than 1 (regression)" test "$(expiries reg4)" -lt "$(expiries reg1)"
+check "under_weight 4: fewer expiries than 1 (gbdt)" test "$(expiries gbdt4)" -lt "$(expiries gbdt1)"
+fi
+
+if in_part replay; then
+
 # what is refused
 printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nestimate = user\nestimate.model = kth.gbdt\n' "$kth" >bad1.ini
 run bad1.ini
 check "estimate.model for a predictor without models: exit 2" test $rc -eq 2
 check "estimate.model for a predictor without models: at its line" \
   has_err "bad1.ini:7: [policy p] estimate.model applies to trained predictors only"
+printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nbackfill = easy\nestimate = last2\nestimate.under_weight = 2\n' "$kth" >bad4.ini
+run bad4.ini
+check "estimate.under_weight for last2: at its line" \
+  has_err "bad4.ini:8: [policy p] estimate.under_weight applies to trained predictors only"
+printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nbackfill = easy\nestimate = gbdt\nestimate.retrain = 100\nestimate.under_weight = 0.5\n' "$kth" >bad5.ini
+run bad5.ini
+check "estimate.under_weight below 1: exit 2 at its line" \
+  has_err "bad5.ini:9: estimate.under_weight: expected a number in 1..1000"
 printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nbackfill = easy\nestimate = gbdt\n' "$kth" >bad2.ini
 run bad2.ini
 check "gbdt without a model or retraining: exit 2" test $rc -eq 2

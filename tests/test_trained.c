@@ -174,6 +174,26 @@ static void test_gbdt_learns(void)
     }
     CU_ASSERT(fabs(avg_rb - 0.3) < 0.2);
     CU_ASSERT(fabs(avg_sq - (0.8 * 0.3 + 0.2 * 10)) < 0.3);
+    /* and weighing an under-estimate 5 times: fewer answers below a noisy
+       target */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 9);
+    for (size_t i = 0; i < N; i++)
+        y[i] = gsl_ran_gaussian_ziggurat(r, 0.3);
+    gsl_rng_free(r);
+    size_t under[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        hsim_gbdt_t *m5 = NULL;
+        p.robust = 0.5;
+        p.under_weight = w ? 5 : 1;
+        CU_ASSERT_EQUAL_FATAL(hsim_gbdt_train(X, y, N, NF, &p, &m5, &e), 0);
+        for (size_t i = 0; i < N; i++)
+            under[w] += hsim_gbdt_eval(m5, X + i * NF) < y[i];
+        hsim_gbdt_free(m5);
+    }
+    if (!(under[1] < under[0] * 3 / 4))
+        fprintf(stderr, "\nunder-estimates: %zu at weight 1, %zu at weight 5\n", under[0], under[1]);
+    CU_ASSERT(under[1] < under[0] * 3 / 4);
     hsim_gbdt_free(sq);
     hsim_gbdt_free(rb);
     hsim_gbdt_free(m);
