@@ -414,3 +414,57 @@ int hsim_publish(const char *part, const char *path, int rc, hsim_err_t *e)
     part_track(part, 0);
     return rc;
 }
+
+/* The fields of a line, split at commas and trimmed (at most max kept);
+   returns how many there are. */
+static size_t split_fields(char *s, char **f, size_t max)
+{
+    size_t n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        char *end = s + strcspn(s, ",\r\n");
+        char stop = *end, *t = end;
+        while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
+            t--;
+        *t = '\0';
+        if (n < max)
+            f[n] = s;
+        n++;
+        if (stop != ',')
+            return n;
+        s = end + 1;
+    }
+}
+
+int hsim_read_lines(const char *path, const char *shown, size_t max_line, hsim_line_fn fn,
+                    void *ctx, hsim_err_t *e)
+{
+    HSIM_ASSERT(max_line >= 1 && max_line <= HSIM_LINE_MAX);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", shown, strerror(errno));
+    char buf[HSIM_LINE_MAX + 2];
+    int64_t line = 0;
+    int rc = 0;
+    while (rc == 0 && fgets(buf, (int)max_line + 2, f)) {
+        line++;
+        size_t len = strlen(buf);
+        if (!(len && buf[len - 1] == '\n') && !feof(f)) { /* its tail would read as a line */
+            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected a line of at most %zu characters "
+                           "and no NUL byte, found a longer one or a NUL", shown,
+                           (long long)line, max_line);
+            break;
+        }
+        char *s = buf + strspn(buf, " \t");
+        if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
+            continue;
+        char *fields[HSIM_LINE_FIELDS];
+        size_t n = split_fields(s, fields, HSIM_LINE_FIELDS);
+        rc = fn(ctx, line, fields, n, s);
+    }
+    if (rc == 0 && ferror(f))
+        rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", shown, strerror(EIO));
+    fclose(f);
+    return rc;
+}

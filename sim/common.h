@@ -109,6 +109,7 @@ int hsim_parse_fixed6(const char *s, int64_t *out, const char **end, int *inexac
    *end = s (no number). */
 double hsim_strtod(const char *s, char **end);
 
+
 /*
  * Error messages travel in an hsim_err_t owned by the caller, so that the
  * command prints them and tests can read them.  Messages have the form
@@ -123,6 +124,24 @@ typedef struct hsim_err {
 /* Formats msg into e (when e is not NULL) and returns code. */
 int hsim_errf(hsim_err_t *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*
+ * Reads a small CSV file of a few fields a line (the failure traces, the
+ * dependency lists): blank lines and lines that start with '#' (after
+ * blanks) are skipped; every other line is split at its commas into at
+ * most HSIM_LINE_FIELDS trimmed fields, and fn(ctx, line, f, n, text) gets
+ * them: n is how many fields the line has (f holds the first
+ * HSIM_LINE_FIELDS), text the line's first field.  A line longer than
+ * max_line characters (at most HSIM_LINE_MAX), or holding a NUL byte, is
+ * an error at its line: its tail would read as a line.  Messages name
+ * the file as shown.  Returns 0, fn's nonzero return (which stops the
+ * reading), HSIM_EIO ("cannot open", "cannot read") or HSIM_EINPUT.
+ */
+#define HSIM_LINE_FIELDS 4
+#define HSIM_LINE_MAX 1022
+typedef int (*hsim_line_fn)(void *ctx, int64_t line, char **f, size_t n, const char *text);
+int hsim_read_lines(const char *path, const char *shown, size_t max_line, hsim_line_fn fn,
+                    void *ctx, hsim_err_t *e);
 
 /* Copies src into dst (size bytes, always terminated); returns strlen(src),
    so a result >= size means it was cut. */

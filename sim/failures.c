@@ -95,25 +95,52 @@ static int parse_seconds(const char *s, hsim_time_t *t)
     return 0;
 }
 
-/* The fields of a line, split at commas and trimmed (at most max). */
-static size_t split(char *s, char **f, size_t max)
+/* The outages read so far, for hsim_read_lines(). */
+typedef struct trace_read {
+    const char *path;
+    int32_t n_nodes;
+    hsim_outage_t *o;
+    int64_t *lines;             /* the line of each outage */
+    size_t cap, cap_lines, m;
+    int header;                 /* the header was read */
+    hsim_err_t *e;
+} trace_read_t;
+
+static int trace_line(void *ctx, int64_t line, char **fl, size_t k, const char *s)
 {
-    size_t n = 0;
-    for (;;) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        char *end = s + strcspn(s, ",\r\n");
-        char stop = *end, *t = end;
-        while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
-            t--;
-        *t = '\0';
-        if (n < max)
-            f[n] = s;
-        n++;
-        if (stop != ',')
-            return n;
-        s = end + 1;
+    trace_read_t *t = ctx;
+    const char *path = t->path;
+    hsim_err_t *e = t->e;
+    if (!t->header) {
+        t->header = 1;
+        if (k != 3 || strcmp(fl[0], "node") || strcmp(fl[1], "down_at") ||
+            strcmp(fl[2], "up_at"))
+            return hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected the header "
+                             "'node,down_at,up_at', found '%s'", path, (long long)line, s);
+        return 0;
     }
+    hsim_outage_t x;
+    char *end;
+    long long node = k == 3 ? strtoll(fl[0], &end, 10) : -1;
+    if (k != 3)
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected 3 fields (node,down_at,up_at), "
+                         "found %zu", path, (long long)line, k);
+    if (!fl[0][0] || *end || node < 0 || node >= t->n_nodes)
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: field 1 (node): expected a node index in "
+                         "0..%d, found '%s'", path, (long long)line, t->n_nodes - 1, fl[0]);
+    if (parse_seconds(fl[1], &x.down))
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: field 2 (down_at): expected seconds >= 0, "
+                         "found '%s'", path, (long long)line, fl[1]);
+    if (parse_seconds(fl[2], &x.up) || x.up <= x.down)
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: field 3 (up_at): expected seconds after "
+                         "down_at, found '%s'", path, (long long)line, fl[2]);
+    x.node = (int32_t)node;
+    if (hsim_grow(&t->o, &t->cap, t->m + 1, sizeof *t->o) ||
+        hsim_grow(&t->lines, &t->cap_lines, t->m + 1, sizeof *t->lines))
+        return HSIM_ENOMEM;
+    t->lines[t->m] = line;
+    t->o[t->m++] = x;
+    return 0;
 }
 
 int hsim_failures_read(const char *path, int32_t n_nodes, hsim_outage_t **out, size_t *n,
@@ -121,66 +148,12 @@ int hsim_failures_read(const char *path, int32_t n_nodes, hsim_outage_t **out, s
 {
     *out = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    hsim_outage_t *o = NULL;
-    int64_t *lines = NULL;
-    size_t cap = 0, cap_lines = 0, m = 0;
-    char buf[512];
-    int64_t line = 0;
-    int rc = 0, header = 0;
-    while (rc == 0 && fgets(buf, sizeof buf, f)) {
-        line++;
-        size_t len = strlen(buf);
-        if (!(len && buf[len - 1] == '\n') && !feof(f)) { /* its tail would read as a line */
-            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected a line of at most %zu characters "
-                           "and no NUL byte, found a longer one or a NUL", path, (long long)line,
-                           sizeof buf - 2);
-            break;
-        }
-        char *s = buf + strspn(buf, " \t");
-        if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
-            continue;
-        char *fl[3];
-        size_t k = split(s, fl, 3);
-        if (!header) {
-            header = 1;
-            if (k != 3 || strcmp(fl[0], "node") || strcmp(fl[1], "down_at") ||
-                strcmp(fl[2], "up_at"))
-                rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected the header "
-                               "'node,down_at,up_at', found '%s'", path, (long long)line, s);
-            continue;
-        }
-        hsim_outage_t x;
-        char *end;
-        long long node = k == 3 ? strtoll(fl[0], &end, 10) : -1;
-        if (k != 3)
-            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: expected 3 fields (node,down_at,up_at), "
-                           "found %zu", path, (long long)line, k);
-        else if (!fl[0][0] || *end || node < 0 || node >= n_nodes)
-            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: field 1 (node): expected a node index in "
-                           "0..%d, found '%s'", path, (long long)line, n_nodes - 1, fl[0]);
-        else if (parse_seconds(fl[1], &x.down))
-            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: field 2 (down_at): expected seconds >= 0, "
-                           "found '%s'", path, (long long)line, fl[1]);
-        else if (parse_seconds(fl[2], &x.up) || x.up <= x.down)
-            rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: field 3 (up_at): expected seconds after "
-                           "down_at, found '%s'", path, (long long)line, fl[2]);
-        if (rc)
-            break;
-        x.node = (int32_t)node;
-        if (hsim_grow(&o, &cap, m + 1, sizeof *o) ||
-            hsim_grow(&lines, &cap_lines, m + 1, sizeof *lines)) {
-            rc = HSIM_ENOMEM;
-            break;
-        }
-        lines[m] = line;
-        o[m++] = x;
-    }
-    if (rc == 0 && ferror(f))
-        rc = hsim_errf(e, HSIM_EIO, "%s: cannot read: %s", path, strerror(EIO));
-    fclose(f);
+    trace_read_t tr = {.path = path, .n_nodes = n_nodes, .e = e};
+    int rc = hsim_read_lines(path, path, 510, trace_line, &tr, e);
+    hsim_outage_t *o = tr.o;
+    int64_t *lines = tr.lines;
+    size_t m = tr.m;
+    int header = tr.header;
     if (rc == 0 && !header)
         rc = hsim_errf(e, HSIM_EINPUT, "%s: empty: expected the header 'node,down_at,up_at'",
                        path);

@@ -132,28 +132,6 @@ static int edge_by_ids(resolver_t *r, int64_t job, int64_t parent, hsim_time_t t
     return add_edge(r, &x);
 }
 
-/* Splits a line of the edges' file into at most 3 fields, trimmed. */
-static size_t split(char *s, char **f, size_t max)
-{
-    size_t n = 0;
-    for (;;) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        char *end = s + strcspn(s, ",\r\n");
-        char stop = *end;
-        char *t = end;
-        while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
-            t--;
-        *t = '\0';
-        if (n < max)
-            f[n] = s;
-        n++;
-        if (stop != ',')
-            return n;
-        s = end + 1;
-    }
-}
-
 static int parse_id(const char *s, int64_t *v)
 {
     if (!isdigit((unsigned char)*s))
@@ -167,59 +145,44 @@ static int parse_id(const char *s, int64_t *v)
     return 0;
 }
 
+/* One line of the edges' file, for hsim_read_lines(). */
+typedef struct edges_read {
+    resolver_t *r;
+    int seen_header;
+} edges_read_t;
+
+static int edge_line(void *ctx, int64_t line, char **fields, size_t n, const char *s)
+{
+    edges_read_t *er = ctx;
+    resolver_t *r = er->r;
+    if (!er->seen_header) {
+        er->seen_header = 1;
+        if (n >= 1 && !isdigit((unsigned char)fields[0][0])) {
+            if (n != 2 || strcmp(fields[0], "job") || strcmp(fields[1], "depends_on"))
+                return hsim_errf(r->e, HSIM_EINPUT,
+                                 "%s:%lld: expected the header 'job,depends_on', found '%s'",
+                                 r->shown, (long long)line, s);
+            return 0;
+        }
+    }
+    int64_t job, parent;
+    if (n != 2)
+        return hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: expected 2 fields (job,depends_on), "
+                         "found %zu", r->shown, (long long)line, n);
+    if (parse_id(fields[0], &job))
+        return hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: field 1 (job): expected a job number, "
+                         "found '%s'", r->shown, (long long)line, fields[0]);
+    if (parse_id(fields[1], &parent))
+        return hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: field 2 (depends_on): expected a job "
+                         "number, found '%s'", r->shown, (long long)line, fields[1]);
+    return edge_by_ids(r, job, parent, 0, line, 0, 0);
+}
+
 /* Reads the CSV of edges at r's path. */
 static int read_edges(resolver_t *r, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return hsim_errf(r->e, HSIM_EIO, "%s: cannot open: %s", r->shown,
-                         strerror(errno));
-    char buf[1024];
-    int64_t line = 0;
-    int rc = 0, seen_header = 0;
-    while (rc == 0 && fgets(buf, sizeof buf, f)) {
-        line++;
-        size_t len = strlen(buf);
-        if (!(len && buf[len - 1] == '\n') && !feof(f)) { /* its tail would read as a line */
-            rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: expected a line of at most %zu "
-                           "characters and no NUL byte, found a longer one or a NUL", r->shown,
-                           (long long)line, sizeof buf - 2);
-            break;
-        }
-        char *s = buf;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
-            continue;
-        char *fields[3];
-        size_t n = split(s, fields, 3);
-        if (!seen_header) {
-            seen_header = 1;
-            if (n >= 1 && !isdigit((unsigned char)fields[0][0])) {
-                if (n != 2 || strcmp(fields[0], "job") || strcmp(fields[1], "depends_on"))
-                    rc = hsim_errf(r->e, HSIM_EINPUT,
-                                   "%s:%lld: expected the header 'job,depends_on', found '%s'",
-                                   r->shown, (long long)line, s);
-                continue;
-            }
-        }
-        int64_t job, parent;
-        if (n != 2)
-            rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: expected 2 fields (job,depends_on), "
-                           "found %zu", r->shown, (long long)line, n);
-        else if (parse_id(fields[0], &job))
-            rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: field 1 (job): expected a job number, "
-                           "found '%s'", r->shown, (long long)line, fields[0]);
-        else if (parse_id(fields[1], &parent))
-            rc = hsim_errf(r->e, HSIM_EINPUT, "%s:%lld: field 2 (depends_on): expected a job "
-                           "number, found '%s'", r->shown, (long long)line, fields[1]);
-        else
-            rc = edge_by_ids(r, job, parent, 0, line, 0, 0);
-    }
-    if (rc == 0 && ferror(f))
-        rc = hsim_errf(r->e, HSIM_EIO, "%s: cannot read: %s", r->shown, strerror(EIO));
-    fclose(f);
-    return rc;
+    edges_read_t er = {.r = r};
+    return hsim_read_lines(path, r->shown, 1022, edge_line, &er, r->e);
 }
 
 static int by_parent(const void *a, const void *b)
