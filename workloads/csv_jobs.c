@@ -167,7 +167,7 @@ static int csv_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     char why[192];
     int rc = hsim__row_fields(r, st->fields, why, sizeof why);
     if (rc == 0 && st->col[C_TRACE_ID] >= 0)
-        rc = hsim__field_name(r, (size_t)st->col[C_TRACE_ID], w, &j.name);
+        rc = hsim_workload_name(w, r->f[st->col[C_TRACE_ID]], &j.name);
     if (rc == HSIM_ENOMEM)
         return rc;
     size_t rejected = w->n_rejected;
@@ -182,44 +182,23 @@ static int csv_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     return st->o.max_jobs && w->n_input >= st->o.max_jobs;
 }
 
-typedef struct id_line {
-    int64_t id, line;
-} id_line_t;
-
-static int by_id_then_line(const void *a, const void *b)
-{
-    const id_line_t *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return (x->line > y->line) - (x->line < y->line);
-}
-
 /* A job number given twice is an error at its second line, as in SWF (a
    dependency on it would be ambiguous).  0, HSIM_EINPUT or HSIM_ENOMEM. */
 static int unique_ids(const char *path, const hsim_workload_t *w, hsim_err_t *e)
 {
     if (w->n_jobs < 2)
         return 0;
-    id_line_t *v = hsim_malloc(w->n_jobs * sizeof *v);
+    hsim_id_line_t *v = hsim_malloc(w->n_jobs * sizeof *v);
     if (!v)
         return HSIM_ENOMEM;
     for (size_t i = 0; i < w->n_jobs; i++)
-        v[i] = (id_line_t){w->jobs[i].id, w->jobs[i].line};
-    qsort(v, w->n_jobs, sizeof *v, by_id_then_line);
+        v[i] = (hsim_id_line_t){w->jobs[i].id, w->jobs[i].line};
+    int64_t id, line, first;
     int rc = 0;
-    int64_t line = 0, first = 0; /* the earliest repeat, by the line that repeats */
-    for (size_t i = 1; i < w->n_jobs; i++)
-        if (v[i].id == v[i - 1].id && (!line || v[i].line < line))
-            line = v[i].line, first = v[i - 1].line;
-    if (line) {
-        int64_t id = 0;
-        for (size_t i = 0; i < w->n_jobs; i++)
-            if (w->jobs[i].line == line)
-                id = w->jobs[i].id;
+    if (hsim_id_repeat(v, w->n_jobs, &id, &line, &first))
         rc = hsim_errf(e, HSIM_EINPUT, "%s:%lld: job_id %lld was given on line %lld already: "
                        "expected each job number once", path, (long long)line, (long long)id,
                        (long long)first);
-    }
     hsim_free(v);
     return rc;
 }

@@ -147,7 +147,7 @@ static int pod_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     /* the row may lack fields: check the count before reading any */
     int kind = hsim__row_fields(r, st->fields, why, sizeof why);
     if (!kind && st->col[POD_NAME] >= 0)
-        kind = hsim__field_name(r, fi(st, POD_NAME), w, &j.name);
+        kind = hsim_workload_name(w, r->f[fi(st, POD_NAME)], &j.name);
     if (kind == HSIM_ENOMEM)
         return kind;
     size_t rejected = w->n_rejected;

@@ -79,10 +79,6 @@ int hsim__field_text(const hsim__row_t *r, size_t i, const char *name,
 int hsim__field_models(const hsim__row_t *r, size_t i, const char *name, hsim_workload_t *w,
                        uint32_t *mask, char *why, size_t size);
 
-/* Field i of r, the trace's own id of a job, kept in w's names: *ref as
-   hsim_job_t.name wants it.  0 or HSIM_ENOMEM. */
-int hsim__field_name(const hsim__row_t *r, size_t i, hsim_workload_t *w, uint32_t *ref);
-
 /* Checks that r has n fields; else HSIM_EINPUT with why "expected n fields,
    found m". */
 int hsim__row_fields(const hsim__row_t *r, size_t n, char *why, size_t size);

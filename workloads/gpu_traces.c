@@ -338,11 +338,6 @@ int hsim__field_models(const hsim__row_t *r, size_t i, const char *name, hsim_wo
     }
 }
 
-int hsim__field_name(const hsim__row_t *r, size_t i, hsim_workload_t *w, uint32_t *ref)
-{
-    return hsim_workload_name(w, r->f[i], ref);
-}
-
 int hsim__row_fields(const hsim__row_t *r, size_t n, char *why, size_t size)
 {
     if (r->n == n)
@@ -465,7 +460,7 @@ static int ef_row(void *ctx, const hsim__row_t *r, hsim_err_t *e)
     size_t rejected = w->n_rejected;
     int rc = hsim__row_fields(r, st->fields, why, sizeof why);
     if (rc == 0)
-        rc = hsim__field_name(r, (size_t)st->col[EF_ID], w, &j.name);
+        rc = hsim_workload_name(w, r->f[st->col[EF_ID]], &j.name);
     if (rc == HSIM_ENOMEM)
         return rc;
     if (rc ||

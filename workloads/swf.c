@@ -323,49 +323,27 @@ static int parse_line(char *line, size_t len, const char *name, int64_t lineno,
     return rc;
 }
 
-typedef struct id_line {
-    int64_t id, line;
-} id_line_t;
-
-static int by_id_then_line(const void *a, const void *b)
-{
-    const id_line_t *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* Job numbers are unique (jobs.csv names jobs by them): an error at the
-   first line, in file order, whose number an earlier line has.  O(n) when
-   they rise, as in every archive trace; else O(n log n). */
+   first line, in file order, whose number an earlier line has. */
 static int check_ids(const hsim_swf_trace_t *t, const char *name, hsim_err_t *e)
 {
     size_t n = t->n_records, i = 1;
     while (i < n && t->records[i].id > t->records[i - 1].id)
         i++;
     if (i >= n)
-        return 0;
-    id_line_t *v = hsim_malloc(n * sizeof *v);
+        return 0; /* rising, as in every archive trace: no copy */
+    hsim_id_line_t *v = hsim_malloc(n * sizeof *v);
     if (!v)
         return HSIM_ENOMEM;
     for (size_t k = 0; k < n; k++)
-        v[k] = (id_line_t){t->records[k].id, t->records[k].line};
-    qsort(v, n, sizeof *v, by_id_then_line);
-    size_t again = 0; /* the repeat with the earliest line; 0 = none */
-    for (size_t k = 1; k < n; k++)
-        if (v[k].id == v[k - 1].id && (!again || v[k].line < v[again].line))
-            again = k;
+        v[k] = (hsim_id_line_t){t->records[k].id, t->records[k].line};
+    int64_t id, line, first;
     int rc = 0;
-    if (again) {
-        size_t first = again;
-        while (first > 0 && v[first - 1].id == v[again].id)
-            first--;
+    if (hsim_id_repeat(v, n, &id, &line, &first))
         rc = hsim_errf(e, HSIM_EINPUT,
                        "%s:%lld: job number %lld again (first at line %lld): field 1 numbers "
                        "the jobs and must not repeat",
-                       name, (long long)v[again].line, (long long)v[again].id,
-                       (long long)v[first].line);
-    }
+                       name, (long long)line, (long long)id, (long long)first);
     hsim_free(v);
     return rc;
 }

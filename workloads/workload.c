@@ -81,6 +81,37 @@ const char *hsim_workload_job_name(const hsim_workload_t *w, uint32_t name)
     return name && name <= w->names_len ? w->names + name - 1 : "";
 }
 
+static int by_id_then_line(const void *a, const void *b)
+{
+    const hsim_id_line_t *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+int hsim_id_repeat(hsim_id_line_t *v, size_t n, int64_t *id, int64_t *line, int64_t *first)
+{
+    size_t i = 1;
+    while (i < n && v[i].id > v[i - 1].id)
+        i++;
+    if (i >= n)
+        return 0;
+    qsort(v, n, sizeof *v, by_id_then_line);
+    size_t again = 0; /* the repeat with the earliest line; 0 = none */
+    for (size_t k = 1; k < n; k++)
+        if (v[k].id == v[k - 1].id && (!again || v[k].line < v[again].line))
+            again = k;
+    if (!again)
+        return 0;
+    size_t f = again;
+    while (f > 0 && v[f - 1].id == v[again].id)
+        f--;
+    *id = v[again].id;
+    *line = v[again].line;
+    *first = v[f].line;
+    return 1;
+}
+
 static int by_submit_then_line(const void *a, const void *b)
 {
     const hsim_job_t *x = a, *y = b;

@@ -101,6 +101,17 @@ int hsim_workload_name(hsim_workload_t *w, const char *name, uint32_t *ref);
 const char *hsim_workload_job_name(const hsim_workload_t *w, uint32_t name);
 /* Whether some job or rejection of w has a name of the trace's. */
 static inline int hsim_workload_has_names(const hsim_workload_t *w) { return w->names_len > 0; }
+/* A job number and the input line that gives it. */
+typedef struct hsim_id_line {
+    int64_t id, line;
+} hsim_id_line_t;
+/* The repeated job number of v[0..n) (in file order, as read) whose
+   repeat comes on the earliest line: returns 1 with *id, *line (the
+   repeat's) and *first (the line the number was first given on), else 0.
+   v is sorted in place when the numbers do not rise.  O(n) when they
+   rise, as in nearly every trace; else O(n log n). */
+int hsim_id_repeat(hsim_id_line_t *v, size_t n, int64_t *id, int64_t *line, int64_t *first);
+
 /* Stable sort of jobs by (submit, line).  O(n log n). */
 void hsim_workload_sort(hsim_workload_t *w);
 
