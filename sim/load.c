@@ -491,8 +491,11 @@ int hsim_experiment_check_meaning(const hsim_config_t *c, const hsim_workload_t 
                                   hsim_err_t *e)
 {
     size_t input = w->n_jobs + w->n_rejected;
-    char why[sizeof w->rejected->reason];
-    size_t top = hsim_experiment_top_reason(w, why, sizeof why);
+    int many = (double)w->n_rejected > HSIM_WARN_SHARE * (double)input;
+    char why[sizeof w->rejected->reason] = "";
+    size_t top = 0; /* counted only for a message: it sorts every rejection */
+    if (w->n_jobs == 0 || many)
+        top = hsim_experiment_top_reason(w, why, sizeof why);
     if (w->n_jobs == 0)
         return input == 0
                    ? hsim_errf(e, HSIM_EINPUT, "%s: no job to run: the workload is empty",
@@ -501,7 +504,7 @@ int hsim_experiment_check_meaning(const hsim_config_t *c, const hsim_workload_t 
                                "%s: no job left to run: all %zu rejected; the most common reason "
                                "(%zu jobs): %s (hsim describe %s lists them all)",
                                c->path, w->n_rejected, top, why, c->path);
-    if ((double)w->n_rejected > HSIM_WARN_SHARE * (double)input)
+    if (many)
         fprintf(f, "hsim: warning: %s: %zu of %zu jobs rejected (%.1f%%); the most common "
                    "reason (%zu jobs): %s\n",
                 c->path, w->n_rejected, input, 100.0 * (double)w->n_rejected / (double)input,
