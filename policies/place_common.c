@@ -365,6 +365,8 @@ static int32_t units_fit(const hsim_cluster_t *c, int32_t n, const hsim_part_t *
         return 0;
     int64_t room_mem = c->types[nd->type].mem_mb > 0 ? nd->free_mem - p->mem_mb : INT64_MAX;
     int64_t room_fpga = nd->free_fpgas - p->fpgas;
+    if (u->mem == 0 && u->fpgas == 0) /* the split below is all zeros */
+        return room_mem >= 0 && room_fpga >= 0 ? (int32_t)lim : 0;
     int64_t base_mem = split(u->mem, u->n, done), base_fpga = split(u->fpgas, u->n, done);
     int64_t lo = 0, hi = lim; /* largest k in [0, lim] whose split fits: monotone */
     while (lo < hi) {

@@ -244,4 +244,5 @@ const hsim_placement_t hsim_place_least_conn = {
     .create = hsim_place_plain_create,
     .destroy = hsim_place_plain_destroy,
     .place = lc_place,
+    .reads_job_counts = 1,
 };

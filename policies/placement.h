@@ -33,6 +33,9 @@ typedef struct hsim_placement {
      */
     int (*place)(void *state, const hsim_cluster_t *c, const hsim_request_t *r,
                  hsim_alloc_t *a);
+    int reads_job_counts; /* 1: it searches the cluster's job-count trees
+                             (hsim_cluster_job_trees()), which are kept
+                             only then */
 } hsim_placement_t;
 
 /* The registry: NULL-terminated, in the order the help lists them. */

@@ -78,9 +78,14 @@ static void tree_pull(hsim_type_index_t *x, size_t k)
 {
     size_t a = 2 * k, b = 2 * k + 1;
     x->max_cores[k] = x->max_cores[a] > x->max_cores[b] ? x->max_cores[a] : x->max_cores[b];
-    x->max_gpus[k] = x->max_gpus[a] > x->max_gpus[b] ? x->max_gpus[a] : x->max_gpus[b];
-    x->max_mem[k] = x->max_mem[a] > x->max_mem[b] ? x->max_mem[a] : x->max_mem[b];
-    x->max_fpgas[k] = x->max_fpgas[a] > x->max_fpgas[b] ? x->max_fpgas[a] : x->max_fpgas[b];
+    if (x->has_mem)
+        x->max_mem[k] = x->max_mem[a] > x->max_mem[b] ? x->max_mem[a] : x->max_mem[b];
+    if (x->has_fpgas)
+        x->max_fpgas[k] = x->max_fpgas[a] > x->max_fpgas[b] ? x->max_fpgas[a] : x->max_fpgas[b];
+    if (x->has_gpus)
+        x->max_gpus[k] = x->max_gpus[a] > x->max_gpus[b] ? x->max_gpus[a] : x->max_gpus[b];
+    if (!x->has_jobs)
+        return;
     x->min_jobs[k] = x->min_jobs[a] < x->min_jobs[b] ? x->min_jobs[a] : x->min_jobs[b];
     x->max_jobs[k] = x->max_jobs[a] > x->max_jobs[b] ? x->max_jobs[a] : x->max_jobs[b];
     for (int l = 0; l < HSIM_GPU_LEVELS && x->min_jobs_gpus[l]; l++) {
@@ -98,9 +103,11 @@ static size_t leaf_set(hsim_cluster_t *c, int32_t i)
     hsim_type_index_t *x = &c->idx[n->type];
     size_t k = x->leaves + (size_t)(i - x->first);
     x->max_cores[k] = n->free_cores;
-    x->max_gpus[k] = n->free_gpus;
     x->max_mem[k] = n->free_mem;
     x->max_fpgas[k] = n->free_fpgas;
+    x->max_gpus[k] = n->free_gpus;
+    if (!x->has_jobs)
+        return k;
     x->min_jobs[k] = n->jobs;
     x->max_jobs[k] = n->jobs;
     for (int l = 0; l < HSIM_GPU_LEVELS && x->min_jobs_gpus[l]; l++)
@@ -121,44 +128,56 @@ static int by_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sets the trees after the parts of a changed their nodes: the leaves,
-   then their ancestors level by level, each once.  A job over m nodes side
-   by side costs O(m + log nodes) instead of O(m log nodes). */
-static void trees_after(hsim_cluster_t *c, const hsim_alloc_t *a)
+/* Sets the trees after n nodes changed (nodes[i], or parts[i].node when
+   nodes is NULL): the leaves, then their ancestors level by level, each
+   once.  m nodes side by side cost O(m + log nodes) instead of
+   O(m log nodes). */
+static void trees_settle(hsim_cluster_t *c, const int32_t *nodes, const hsim_part_t *parts,
+                         size_t n)
 {
-    if (a->n < 4 || hsim_grow(&c->pull, &c->cap_pull, a->n, sizeof *c->pull)) {
-        for (size_t i = 0; i < a->n; i++)
-            tree_set(c, a->parts[i].node);
+#define NODE_AT(i) (nodes ? nodes[i] : parts[i].node)
+    if (n < 4 || hsim_grow(&c->pull, &c->cap_pull, n, sizeof *c->pull)) {
+        for (size_t i = 0; i < n; i++)
+            tree_set(c, NODE_AT(i));
         return;
     }
     uint64_t types = 0;
-    for (size_t i = 0; i < a->n; i++)
-        types |= UINT64_C(1) << c->nodes[a->parts[i].node].type;
+    for (size_t i = 0; i < n; i++)
+        types |= UINT64_C(1) << c->nodes[NODE_AT(i)].type;
     for (size_t t = 0; t < c->n_types; t++) {
         if (!(types & (UINT64_C(1) << t)))
             continue;
         hsim_type_index_t *x = &c->idx[t];
         size_t m = 0;
         int sorted = 1;
-        for (size_t i = 0; i < a->n; i++)
-            if ((size_t)c->nodes[a->parts[i].node].type == t) {
-                c->pull[m] = leaf_set(c, a->parts[i].node) / 2;
+        for (size_t i = 0; i < n; i++)
+            if ((size_t)c->nodes[NODE_AT(i)].type == t) {
+                c->pull[m] = leaf_set(c, NODE_AT(i)) / 2;
                 sorted &= m == 0 || c->pull[m - 1] <= c->pull[m];
                 m++;
             }
         if (!sorted)
             qsort(c->pull, m, sizeof *c->pull, by_size);
         while (m > 0 && c->pull[0] >= 1) {
-            size_t k = 0;
+            size_t k = 0, prev = 0; /* prev: the last pulled (pull[] is
+                                       overwritten as the level is read) */
             for (size_t i = 0; i < m; i++) {
-                if (i > 0 && c->pull[i] == c->pull[i - 1])
+                size_t at = c->pull[i];
+                if (at == prev)
                     continue;
-                tree_pull(x, c->pull[i]);
-                c->pull[k++] = c->pull[i] / 2; /* the next level, in order */
+                tree_pull(x, at);
+                prev = at;
+                c->pull[k++] = at / 2; /* the next level, in order */
             }
             m = k;
         }
     }
+#undef NODE_AT
+}
+
+static void trees_after(hsim_cluster_t *c, const hsim_alloc_t *a)
+{
+    trees_settle(c, NULL, a->parts, a->n);
 }
 
 int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n)
@@ -196,6 +215,10 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
         x->first = (int32_t)node;
         x->count = ty->count;
         x->leaves = 1;
+        x->has_gpus = ty->gpus > 0;
+        x->has_mem = ty->mem_mb > 0;
+        x->has_fpgas = ty->fpgas > 0;
+        x->has_jobs = 1;
         while (x->leaves < (size_t)ty->count)
             x->leaves *= 2;
         x->max_cores = hsim_calloc(2 * x->leaves, sizeof *x->max_cores);
@@ -258,10 +281,27 @@ int hsim_cluster_init(hsim_cluster_t *c, const hsim_node_type_t *types, size_t n
     }
     c->free_cores = c->total_cores;
     c->free_gpus = c->total_gpus;
+    c->job_trees = 1;
     return 0;
 nomem:
     hsim_cluster_free(c);
     return HSIM_ENOMEM;
+}
+
+void hsim_cluster_job_trees(hsim_cluster_t *c, int on)
+{
+    int was = c->job_trees;
+    c->job_trees = on != 0;
+    for (size_t t = 0; t < c->n_types; t++) {
+        hsim_type_index_t *x = &c->idx[t];
+        x->has_jobs = (uint8_t)c->job_trees;
+        if (!on || was)
+            continue;
+        for (int32_t k = 0; k < x->count; k++)
+            leaf_set(c, x->first + k);
+        for (size_t k = x->leaves - 1; k >= 1; k--)
+            tree_pull(x, k);
+    }
 }
 
 void hsim_cluster_free(hsim_cluster_t *c)
@@ -390,8 +430,9 @@ static int32_t descend(const hsim_cluster_t *c, const hsim_type_index_t *x, size
 {
     if (hi <= from || lo >= (size_t)x->count)
         return -1;
-    if (x->max_cores[k] < cores || x->max_mem[k] < mem || x->max_gpus[k] < gpus_tree ||
-        x->max_fpgas[k] < fpgas)
+    /* an ask of 0 needs no look (each tree is an array of its own) */
+    if (x->max_cores[k] < cores || (mem > 0 && x->max_mem[k] < mem) ||
+        (gpus_tree > 0 && x->max_gpus[k] < gpus_tree) || (fpgas > 0 && x->max_fpgas[k] < fpgas))
         return -1;
     if (k >= x->leaves) {
         int32_t n = x->first + (int32_t)lo;
@@ -415,9 +456,23 @@ int32_t hsim_cluster_first_fit(const hsim_cluster_t *c, size_t t, int32_t from,
     if (rel < (size_t)x->count &&
         hsim_node_fits(c, x->first + (int32_t)rel, cores, mem, gpus, gpu_milli, fpgas))
         return x->first + (int32_t)rel;
+    if (rel >= (size_t)x->count)
+        return -1;
     /* a share needs no whole GPU, so the tree cannot prune on GPUs then */
     int32_t gpus_tree = gpus > 0 && gpu_milli < 1000 ? 0 : gpus;
-    return descend(c, x, 1, 0, x->leaves, rel, cores, mem, gpus_tree, gpus, gpu_milli, fpgas);
+    /* up from the leaf: each right sibling on the way covers the nodes
+       just after those seen, so a fit d nodes on costs O(log d), not a
+       descent from the root */
+    for (size_t k = x->leaves + rel, span = 1; k > 1; k /= 2, span *= 2) {
+        if (k & 1)
+            continue;
+        size_t lo = (k + 1) * span - x->leaves;
+        int32_t n = descend(c, x, k + 1, lo, lo + span, rel, cores, mem, gpus_tree, gpus,
+                            gpu_milli, fpgas);
+        if (n >= 0)
+            return n;
+    }
+    return -1;
 }
 
 int32_t hsim_cluster_bucket(const hsim_cluster_t *c, size_t t, int by_gpus, int32_t v)
@@ -500,7 +555,7 @@ void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now
     trees_after(c, a);
 }
 
-void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i)
+static void copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i)
 {
     hsim_node_t *d = &dst->nodes[i];
     const hsim_node_t *s = &src->nodes[i];
@@ -518,10 +573,23 @@ void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int3
     memcpy(&dst->gpu_milli[g0], &src->gpu_milli[g0],
            (size_t)dst->types[d->type].gpus * sizeof *dst->gpu_milli);
     buckets_link(dst, i);
+}
+
+void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i)
+{
+    copy_node(dst, src, i);
     tree_set(dst, i);
 }
 
-void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p)
+void hsim_cluster_copy_nodes(hsim_cluster_t *dst, const hsim_cluster_t *src,
+                             const int32_t *nodes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        copy_node(dst, src, nodes[i]);
+    trees_settle(dst, nodes, NULL, n);
+}
+
+static void hold_part(hsim_cluster_t *c, const hsim_part_t *p)
 {
     hsim_node_t *n = &c->nodes[p->node];
     buckets_unlink(c, p->node);
@@ -541,7 +609,28 @@ void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p)
             left--;
         }
     buckets_link(c, p->node);
+}
+
+void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p)
+{
+    hold_part(c, p);
     tree_set(c, p->node);
+}
+
+void hsim_cluster_hold_all(hsim_cluster_t *c, const hsim_alloc_t *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        hold_part(c, &a->parts[i]);
+    trees_after(c, a);
+}
+
+int hsim_cluster_take_exact(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now)
+{
+    size_t k = 0;
+    while (k < a->n && hsim_part_fits(c, &a->parts[k]))
+        apply(c, &a->parts[k++], +1, now);
+    trees_settle(c, NULL, a->parts, k);
+    return k == a->n ? 0 : HSIM_NOFIT;
 }
 
 int hsim_cluster_speeds_init(hsim_cluster_t *c, size_t n_classes)

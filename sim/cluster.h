@@ -116,6 +116,10 @@ typedef struct hsim_type_index {
                                (INT32_MAX: none), for 2^l <= the type's
                                GPUs; NULL above */
     int32_t *cbucket;       /* head node of each free-cores value, -1 */
+    uint8_t has_gpus, has_mem, has_fpgas; /* the type has them: else their
+                               free counts stay 0 and their trees too */
+    uint8_t has_jobs;       /* the job-count trees are kept (see
+                               hsim_cluster_job_trees()) */
     int32_t *gbucket;       /* head node of each free-GPUs value, -1 */
 } hsim_type_index_t;
 
@@ -148,6 +152,7 @@ typedef struct hsim_cluster {
     int64_t free_cores;     /* sums of the nodes' free_cores... */
     int64_t free_gpus;      /* ...and free_gpus (whole GPUs) */
     int partitioned;        /* some type lists partition numbers */
+    int job_trees;          /* the job-count trees are kept: 1 by default */
     size_t *pull;           /* scratch of hsim_cluster_take() and _give():
                                tree nodes to pull, level by level */
     size_t cap_pull;
@@ -207,14 +212,29 @@ void hsim_cluster_give(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now
    scratch copy catching up with the ledger).  O(log nodes + the node's
    GPUs). */
 void hsim_cluster_copy_node(hsim_cluster_t *dst, const hsim_cluster_t *src, int32_t i);
+/* The same for n nodes at once: O(n + log nodes) for nodes side by side. */
+void hsim_cluster_copy_nodes(hsim_cluster_t *dst, const hsim_cluster_t *src,
+                             const int32_t *nodes, size_t n);
 /* Takes what part p holds from its node, never below nothing: a planner's
    scratch copy books reservations that may add up past the node over a
    window.  A share of a GPU is booked as its whole GPU.  Changes no job
    count or busy time.  O(log nodes + the node's GPUs). */
 void hsim_cluster_hold(hsim_cluster_t *c, const hsim_part_t *p);
+/* hsim_cluster_hold() for every part of a, the trees set once. */
+void hsim_cluster_hold_all(hsim_cluster_t *c, const hsim_alloc_t *a);
+/* Takes a's parts in turn while each fits its node exactly as it names it
+   (hsim_part_fits()): 0 when all did, else HSIM_NOFIT with the parts
+   before the first that did not taken. */
+int hsim_cluster_take_exact(hsim_cluster_t *c, const hsim_alloc_t *a, hsim_time_t now);
 /* Busy time of node n up to now. */
 hsim_time_t hsim_node_busy(const hsim_node_t *n, hsim_time_t now);
 
+/* Keeps (on = 1, the default) or drops the min- and max-trees of the
+   nodes' job counts, which only a placement that reads them needs (see
+   hsim_placement_t.reads_job_counts): without them a job's start and end
+   set one tree per resource the node has, not three or more.  Turning
+   them on rebuilds them: O(nodes). */
+void hsim_cluster_job_trees(hsim_cluster_t *c, int on);
 /* Speed of a job of class cls on node type t (see hsim_speeds_t); 0 when
    the class cannot run there. */
 double hsim_cluster_speed(const hsim_cluster_t *c, int32_t cls, size_t t, int gpu_job);

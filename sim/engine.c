@@ -871,6 +871,7 @@ static int setup_cluster(run_t *r)
     if (rc)
         return rc;
     r->has_cluster = 1;
+    hsim_cluster_job_trees(&r->cluster, r->cfg->placement->reads_job_counts);
     size_t n = r->w->n_jobs;
     if ((rc = hsim_cluster_speeds_init(&r->cluster, spec->n_classes)))
         return rc;

@@ -80,6 +80,7 @@ int hsim_planner_create(const hsim_cluster_t *c, const hsim_placement_t *placeme
         hsim_free(pl);
         return rc;
     }
+    hsim_cluster_job_trees(&pl->s, c->job_trees);
     pl->touched = hsim_malloc(c->n_nodes * sizeof *pl->touched);
     pl->mark = hsim_calloc(c->n_nodes, sizeof *pl->mark);
     pl->pref = hsim_calloc(c->n_nodes, sizeof *pl->pref);
@@ -129,11 +130,9 @@ void hsim_planner_sync(hsim_planner_t *pl, const hsim_alloc_t *a)
    nodes x log nodes). */
 static void catch_up(hsim_planner_t *pl)
 {
-    for (size_t i = 0; i < pl->n_stale; i++) {
-        int32_t n = pl->stale[i];
-        hsim_cluster_copy_node(&pl->s, pl->c, n);
-        pl->is_stale[n] = 0;
-    }
+    hsim_cluster_copy_nodes(&pl->s, pl->c, pl->stale, pl->n_stale);
+    for (size_t i = 0; i < pl->n_stale; i++)
+        pl->is_stale[pl->stale[i]] = 0;
     pl->n_stale = 0;
 }
 
@@ -149,11 +148,9 @@ static void touch(hsim_planner_t *pl, int32_t n)
 /* Makes the scratch copy equal to the ledger again. */
 static void restore(hsim_planner_t *pl)
 {
-    for (size_t i = 0; i < pl->n_touched; i++) {
-        int32_t n = pl->touched[i];
-        hsim_cluster_copy_node(&pl->s, pl->c, n);
-        pl->mark[n] = 0;
-    }
+    hsim_cluster_copy_nodes(&pl->s, pl->c, pl->touched, pl->n_touched);
+    for (size_t i = 0; i < pl->n_touched; i++)
+        pl->mark[pl->touched[i]] = 0;
     pl->n_touched = 0;
 }
 
@@ -167,21 +164,18 @@ static void release_until(hsim_planner_t *pl, const hsim_view_t *v, size_t *i, h
         if (job < 0)
             continue; /* a hole */
         const hsim_alloc_t *a = &v->allocs[job];
-        for (size_t k = 0; k < a->n; k++) {
+        for (size_t k = 0; k < a->n; k++)
             touch(pl, a->parts[k].node);
-            hsim_alloc_t one = {.parts = &a->parts[k], .n = 1};
-            hsim_cluster_give(&pl->s, &one, v->now);
-        }
+        hsim_cluster_give(&pl->s, a, v->now);
     }
 }
 
 /* Holds, in the scratch copy, what alloc a takes. */
 static void hold(hsim_planner_t *pl, const hsim_alloc_t *a)
 {
-    for (size_t k = 0; k < a->n; k++) {
+    for (size_t k = 0; k < a->n; k++)
         touch(pl, a->parts[k].node);
-        hsim_cluster_hold(&pl->s, &a->parts[k]);
-    }
+    hsim_cluster_hold_all(&pl->s, a);
 }
 
 double hsim_planner_speed(const hsim_planner_t *pl, const hsim_view_t *v, int32_t job,
@@ -687,16 +681,9 @@ static int fits_window(hsim_plan_t *p, const hsim_view_t *v, int32_t job, hsim_t
    there.  0 or HSIM_NOFIT (then some of it may be taken: restore()). */
 static int scratch_take(hsim_planner_t *pl, const hsim_alloc_t *a)
 {
-    hsim_cluster_t *s = &pl->s;
-    for (size_t k = 0; k < a->n; k++) {
-        const hsim_part_t *p = &a->parts[k];
-        if (!hsim_part_fits(s, p))
-            return HSIM_NOFIT;
-        touch(pl, p->node);
-        hsim_alloc_t one = {.parts = (hsim_part_t *)p, .n = 1};
-        hsim_cluster_take(s, &one, 0);
-    }
-    return 0;
+    for (size_t k = 0; k < a->n; k++)
+        touch(pl, a->parts[k].node);
+    return hsim_cluster_take_exact(&pl->s, a, 0);
 }
 
 /* The heap of give-backs to come, by time. */
@@ -747,11 +734,9 @@ static void give_until(hsim_plan_t *p, const hsim_view_t *v, size_t *i, hsim_tim
     release_until(p->pl, v, i, t);
     while (p->n_gives && p->gives[0].t <= t) {
         struct give g = give_pop(p);
-        for (size_t k = 0; k < g.a->n; k++) {
+        for (size_t k = 0; k < g.a->n; k++)
             touch(p->pl, g.a->parts[k].node);
-            hsim_alloc_t one = {.parts = &g.a->parts[k], .n = 1};
-            hsim_cluster_give(&p->pl->s, &one, 0);
-        }
+        hsim_cluster_give(&p->pl->s, g.a, 0);
     }
 }
 

@@ -204,6 +204,91 @@ static int by_line(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* The answers already found, by request (the user aside: first-fit does
+   not read it): many jobs ask alike, and a wide job's walk over an empty
+   cluster costs its nodes.  Open addressing, at most half full. */
+typedef struct fit_memo {
+    hsim_request_t *keys;
+    int8_t *fit;        /* -1 empty slot, else the answer: 0 or 1 */
+    size_t cap, n;
+} fit_memo_t;
+
+static uint64_t request_hash(const hsim_request_t *q)
+{
+    uint64_t h = 1469598103934665603u;
+    const int64_t v[] = {q->procs, q->nodes, q->cores_per_node, q->mem_mb, q->gpus,
+                         q->gpu_milli, (int64_t)q->gpu_models, q->fpgas, q->job_class,
+                         q->partition};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        h = (h ^ (uint64_t)v[i]) * 1099511628211u;
+    return h ^ h >> 29;
+}
+
+static int same_request(const hsim_request_t *a, const hsim_request_t *b)
+{
+    return a->procs == b->procs && a->nodes == b->nodes &&
+           a->cores_per_node == b->cores_per_node && a->mem_mb == b->mem_mb &&
+           a->gpus == b->gpus && a->gpu_milli == b->gpu_milli &&
+           a->gpu_models == b->gpu_models && a->fpgas == b->fpgas &&
+           a->job_class == b->job_class && a->partition == b->partition;
+}
+
+/* The slot of q in m: its answer's, or the empty one it would take. */
+static size_t memo_slot(const fit_memo_t *m, const hsim_request_t *q)
+{
+    size_t i = request_hash(q) & (m->cap - 1);
+    while (m->fit[i] >= 0 && !same_request(&m->keys[i], q))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int memo_put(fit_memo_t *m, const hsim_request_t *q, int fit)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        fit_memo_t g = {.cap = m->cap ? 2 * m->cap : 1024};
+        g.keys = hsim_malloc(g.cap * sizeof *g.keys);
+        g.fit = hsim_malloc(g.cap);
+        if (!g.keys || !g.fit) {
+            hsim_free(g.keys);
+            hsim_free(g.fit);
+            return HSIM_ENOMEM;
+        }
+        memset(g.fit, -1, g.cap);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->fit[i] >= 0) {
+                size_t k = memo_slot(&g, &m->keys[i]);
+                g.keys[k] = m->keys[i];
+                g.fit[k] = m->fit[i];
+            }
+        g.n = m->n;
+        hsim_free(m->keys);
+        hsim_free(m->fit);
+        *m = g;
+    }
+    size_t k = memo_slot(m, q);
+    m->keys[k] = *q;
+    m->fit[k] = (int8_t)fit;
+    m->n++;
+    return 0;
+}
+
+/* Does q fit the empty cluster c?  1, 0, or a negative code. */
+static int fits_empty(const hsim_placement_t *ff, void *state, const hsim_cluster_t *c,
+                      const hsim_request_t *q, fit_memo_t *memo, hsim_alloc_t *a)
+{
+    if (memo->cap) {
+        size_t k = memo_slot(memo, q);
+        if (memo->fit[k] >= 0)
+            return memo->fit[k];
+    }
+    a->n = 0;
+    int rc = ff->place(state, c, q, a);
+    if (rc != 0 && rc != HSIM_NOFIT)
+        return rc;
+    int fit = rc == 0;
+    return (rc = memo_put(memo, q, fit)) ? rc : fit;
+}
+
 int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
 {
     hsim_cluster_t c;
@@ -224,16 +309,16 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
     uint32_t map[HSIM_MAX_MODELS] = {0};
     hsim_engine_model_map(w, &c, map);
     hsim_alloc_t a = {0};
+    fit_memo_t memo = {0};
     size_t kept = 0, rejected = w->n_rejected;
     for (size_t i = 0; i < w->n_jobs && rc == 0; i++) {
         const hsim_job_t *j = &w->jobs[i];
         hsim_request_t q;
         hsim_engine_request(w, j, map, &q);
-        a.n = 0;
-        int fit = ff->place(state, &c, &q, &a);
-        if (fit == 0) {
+        int fit = fits_empty(ff, state, &c, &q, &memo, &a);
+        if (fit == 1) {
             w->jobs[kept++] = *j;
-        } else if (fit == HSIM_NOFIT) {
+        } else if (fit == 0) {
             char why[sizeof w->rejected->reason];
             describe(j, w, &c, why, sizeof why);
             rc = hsim_workload_reject(w, j->id, j->line, why);
@@ -248,6 +333,8 @@ int hsim_spec_reject_impossible(const hsim_spec_t *s, hsim_workload_t *w)
     if (rc == 0 && w->n_rejected > rejected) /* back in input order */
         qsort(w->rejected, w->n_rejected, sizeof *w->rejected, by_line);
     hsim_alloc_free(&a);
+    hsim_free(memo.keys);
+    hsim_free(memo.fit);
     ff->destroy(state);
     hsim_cluster_free(&c);
     return rc;
