@@ -23,6 +23,10 @@ typedef struct user_hist {
     int64_t finished;           /* jobs finished so far */
     size_t head;                /* next slot of last[] to write */
     past_t last[HSIM_HISTORY_K];/* the last finished, a ring */
+    struct {
+        double run_s;
+        hsim_time_t est;
+    } runs[HSIM_TYPICAL_SCAN];  /* a longer ring of runtimes and requests */
 } user_hist_t;
 
 struct hsim_history {
@@ -132,6 +136,9 @@ int hsim_history_finished(hsim_history_t *h, const hsim_job_t *j, hsim_time_t ra
     p->procs = j->procs;
     clock_of(h, j->submit, &p->hour, &p->weekday);
     u->head = (u->head + 1) % HSIM_HISTORY_K;
+    size_t r = (size_t)(u->finished % HSIM_TYPICAL_SCAN);
+    u->runs[r].run_s = p->run_s;
+    u->runs[r].est = j->estimate;
     u->finished++;
     return 0;
 }
@@ -145,6 +152,41 @@ static const past_t *recent(const user_hist_t *u, size_t k)
 }
 
 static double lg(double x) { return log1p(x > 0 ? x : 0); }
+
+static double agreement(double a, double b)
+{
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    return hi > 0 ? lo / hi : 1;
+}
+
+/* Feature 22's runtime, in seconds: the most typical of u's last runtimes
+   of jobs that asked for est (see features.h), or -1 without history.
+   Ties go to the more recent.  O(HSIM_TYPICAL_SCAN + HSIM_TYPICAL_K^2). */
+static double typical_runtime(const user_hist_t *u, hsim_time_t est)
+{
+    if (!u || u->finished == 0)
+        return -1;
+    double pick[HSIM_TYPICAL_K];
+    size_t n = 0;
+    int64_t scan = u->finished < HSIM_TYPICAL_SCAN ? u->finished : HSIM_TYPICAL_SCAN;
+    for (int any = 0; any < 2 && n == 0; any++)
+        for (int64_t k = 0; k < scan && n < HSIM_TYPICAL_K; k++) {
+            size_t r = (size_t)((u->finished - 1 - k) % HSIM_TYPICAL_SCAN);
+            if (any || u->runs[r].est == est)
+                pick[n++] = u->runs[r].run_s; /* most recent first */
+        }
+    double best = pick[0], best_sum = -1;
+    for (size_t i = 0; i < n; i++) {
+        double sum = 0;
+        for (size_t k = 0; k < n; k++)
+            sum += agreement(pick[i], pick[k]);
+        if (sum > best_sum) {
+            best_sum = sum;
+            best = pick[i];
+        }
+    }
+    return best;
+}
 
 void hsim_history_features(const hsim_history_t *h, const hsim_job_t *j, double *x)
 {
@@ -185,6 +227,10 @@ void hsim_history_features(const hsim_history_t *h, const hsim_job_t *j, double 
                 ? lg((double)(j->submit - u->last_start) / HSIM_SECOND)
                 : -1;
     x[21] = p0 ? (p0->procs == j->procs && p0->est_s == (double)j->estimate / HSIM_SECOND) : -1;
+    double typical = typical_runtime(u, j->estimate);
+    x[22] = typical < 0 ? x[0] : lg(typical);
+    if (x[22] > x[0])
+        x[22] = x[0]; /* no job runs past its request */
 }
 
 void hsim_history_sequence(const hsim_history_t *h, const hsim_job_t *j, double *x)
@@ -210,6 +256,10 @@ void hsim_history_sequence(const hsim_history_t *h, const hsim_job_t *j, double 
     clock_of(h, j->submit, &hour, &weekday);
     v[0] = 1;
     v[2] = lg((double)j->estimate / HSIM_SECOND);
+    double typical = typical_runtime(u, j->estimate);
+    v[1] = typical < 0 ? v[2] : lg(typical); /* feature 22, the baseline */
+    if (v[1] > v[2])
+        v[1] = v[2];
     v[3] = lg(j->procs);
     v[5] = hour / 24;
     v[6] = weekday / 7;

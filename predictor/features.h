@@ -18,19 +18,26 @@
  *  12 user's runtime before it 13 mean log runtime of the user's last K
  *  14 user's last runtime / its request                  15 mean of that ratio over the last K
  *  16 user's jobs running now  17 log of the user's finished jobs
- *  18 the baseline: the mean of 11 and 12 (as last2 predicts), else 11,
- *     else the request (0); the models learn what to add to it
+ *  18 the mean of 11 and 12 (as last2 predicts), else 11, else the
+ *     request (0)
  *  19 |11 - 12|: how far the user's last two runtimes disagree (-1)
  *  20 log of the time since the user's last job started (-1: none yet)
  *  21 1 when the job asks for what the user's last finished job asked
  *     (processors and time), 0 when not, -1 without history
+ *  22 the baseline the models learn what to add to: the log of the most
+ *     typical of the user's last HSIM_TYPICAL_K runtimes among the
+ *     jobs that asked for the same time (among the last HSIM_TYPICAL_SCAN
+ *     finished; the last HSIM_TYPICAL_K of any when none did), "most
+ *     typical" being the one closest to the others by min/max ratio, the
+ *     accuracy below; at most the request; the request when no history
  * Ids (3-8) are numbers, -1 when unknown: trees split on them, linear
  * models leave them out.  A user with no finished job has -1 in 11-15.
  *
  * The LSTM's sequence (HSIM_SEQ_IN doubles per step, HSIM_SEQ_STEPS
  * steps): the user's last HSIM_SEQ_STEPS - 1 finished jobs, oldest first,
  * then the job asked about, each step
- *   0 present (1) or padding (0)   1 log runtime (0 for the job asked about)
+ *   0 present (1) or padding (0)   1 log runtime (for the job asked about:
+ *                                    feature 22, the baseline)
  *   2 log requested time          3 log processors     4 runtime / request
  *   5 hour of day / 24            6 weekday / 7        7 the job asked about (1)
  */
@@ -39,9 +46,11 @@
 
 #include "../sim/job.h"
 
-#define HSIM_FEATURES 22
-#define HSIM_BASELINE 18 /* the feature the models' answers add to */
+#define HSIM_FEATURES 23
+#define HSIM_BASELINE 22 /* the feature the models' answers add to */
 #define HSIM_HISTORY_K 8
+#define HSIM_TYPICAL_K 8
+#define HSIM_TYPICAL_SCAN 32
 #define HSIM_SEQ_STEPS 6
 #define HSIM_SEQ_IN 8
 

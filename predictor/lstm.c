@@ -2,9 +2,9 @@
  * lstm.c - the 'lstm' model kind (trained.h): the paper's LSTM over each
  * user's recent jobs (lstm_net.h), on the sequence features.h makes: the
  * user's last HSIM_SEQ_STEPS - 1 finished jobs, then the job asked about.
- * It learns what to add to a baseline read off the same sequence (the mean
- * log runtime of the user's last two jobs, else the job's request, as the
- * gbdt model's baseline feature), so its targets are centred near 0.
+ * It learns what to add to a baseline read off the same sequence (the
+ * gbdt model's baseline feature, which the sequence carries in the last
+ * step's runtime), so its targets are centred near 0.
  */
 #include "lstm_net.h"
 #include "trained.h"
@@ -13,15 +13,12 @@
 
 #define LSTM_HIDDEN 16
 #define LSTM_EPOCHS 4
+#define LSTM_WELSCH 0.35 /* the loss's scale, as gbdt's (log runtime) */
 
 /* The baseline of a sequence x (HSIM_SEQ_STEPS x HSIM_SEQ_IN). */
 static double baseline(const double *x)
 {
-    const double *last = x + (HSIM_SEQ_STEPS - 2) * HSIM_SEQ_IN;
-    const double *prev = x + (HSIM_SEQ_STEPS - 3) * HSIM_SEQ_IN;
-    const double *now = x + (HSIM_SEQ_STEPS - 1) * HSIM_SEQ_IN;
-    double b = prev[0] > 0 ? (last[1] + prev[1]) / 2 : last[0] > 0 ? last[1] : now[2];
-    return b < now[2] ? b : now[2]; /* no job runs past its request */
+    return x[(HSIM_SEQ_STEPS - 1) * HSIM_SEQ_IN + 1];
 }
 
 static int lstm_train(const double *X, const double *y, size_t n, double under_weight,
@@ -42,8 +39,10 @@ static int lstm_train(const double *X, const double *y, size_t n, double under_w
                                    .under_weight = under_weight, .clip = 1.0, .seed = seed};
     hsim_lstm_t *m = NULL;
     int rc = hsim_lstm_create(&o, &m);
-    if (rc == 0)
+    if (rc == 0) {
+        hsim_lstm_set_welsch(m, LSTM_WELSCH);
         rc = hsim_lstm_train(m, X, r, n, &t, NULL);
+    }
     hsim_free(r);
     if (rc) {
         hsim_lstm_free(m);

@@ -64,6 +64,8 @@ struct hsim_lstm {
     uint64_t seed;    /* the initial weights', 0 after a load */
     size_t n_params;  /* 4 hidden (n_in + hidden + 1) + hidden + 1 */
     double *theta;    /* n_params, in hsim_lstm_params()'s order */
+    double welsch;    /* > 0: the loss is Welsch's at this scale, else the
+                         squared error (hsim_lstm_set_welsch()) */
     work_t one;       /* scratch of one sample: predictions, loss_grad */
 };
 
@@ -167,6 +169,8 @@ void hsim_lstm_free(hsim_lstm_t *m)
     hsim_free(m);
 }
 
+void hsim_lstm_set_welsch(hsim_lstm_t *m, double s) { m->welsch = s > 0 ? s : 0; }
+
 hsim_lstm_options_t hsim_lstm_options(const hsim_lstm_t *m)
 {
     return (hsim_lstm_options_t){
@@ -255,11 +259,18 @@ static double backward(const hsim_lstm_t *m, work_t *w, const double *y, const s
     const double *v = m->theta + g4 * d + g4;
     double *g_w = grad, *g_b = grad + g4 * d, *g_v = g_b + g4, *g_out_bias = g_v + h;
     double loss = 0;
+    double s2 = m->welsch * m->welsch;
     for (size_t r = 0; r < B; r++) {
         double err = w->out[r] - y[sample_of(idx, r)];
         double k = err < 0 ? under_weight : 1;
-        loss += k * err * err;
-        w->dout[r] = 2 * k * err * scale;
+        if (s2 > 0) { /* s^2 (1 - exp(-err^2 / 2 s^2)): far errors stop counting */
+            double g = exp(-err * err / (2 * s2));
+            loss += k * s2 * (1 - g);
+            w->dout[r] = k * err * g * scale;
+        } else {
+            loss += k * err * err;
+            w->dout[r] = 2 * k * err * scale;
+        }
         *g_out_bias += w->dout[r];
         for (size_t j = 0; j < h; j++) {
             w->dh[r * h + j] = w->dout[r] * v[j];

@@ -77,6 +77,13 @@ int hsim_lstm_create(const hsim_lstm_options_t *o, hsim_lstm_t **out);
 /* Frees m and all it holds; NULL is allowed. */
 void hsim_lstm_free(hsim_lstm_t *m);
 
+/* The loss that training and the loss functions below use: Welsch's,
+   s^2 (1 - exp(-e^2 / 2 s^2)) of the error e, for s > 0 (errors far beyond
+   s stop counting, so the model aims at the most likely target, not the
+   mean); the squared error e^2 for s = 0, the default.  Not saved with
+   the model. */
+void hsim_lstm_set_welsch(hsim_lstm_t *m, double s);
+
 /* The sizes m was created (or loaded) with; the seed is 0 after a load. */
 hsim_lstm_options_t hsim_lstm_options(const hsim_lstm_t *m);
 

@@ -187,6 +187,43 @@ static void test_gradient_matches_finite_differences(void)
     gsl_rng_free(rng);
 }
 
+/* Welsch's loss: its gradient matches central differences too, on errors
+   inside and far outside its scale, and its loss is s^2 (1 - exp(-e^2 /
+   2 s^2)) of the error e. */
+static void test_welsch_gradient(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 12);
+    hsim_lstm_t *m = model(3, 4, 3, 6);
+    hsim_lstm_set_welsch(m, 0.35);
+    size_t n;
+    double *p = hsim_lstm_params(m, &n);
+    for (size_t k = 0; k < n; k++)
+        p[k] += gsl_rng_uniform(rng) - 0.5;
+    double x[9], *g = malloc(n * sizeof *g);
+    int bad = 0;
+    double worst = 0;
+    const double errors[] = {-0.2, 0.1, 0.5, -1.5};
+    for (int sample = 0; sample < 2; sample++) {
+        fill_uniform(rng, x, 9, -2, 2);
+        double pred = hsim_lstm_predict(m, x);
+        for (size_t i = 0; i < sizeof errors / sizeof *errors; i++) {
+            double y = pred - errors[i];
+            worst = fmax(worst, check_gradient(m, x, y, 2, &bad));
+            double e = errors[i], k = e < 0 ? 2 : 1;
+            CU_ASSERT_DOUBLE_EQUAL(hsim_lstm_loss_grad(m, x, y, 2, g),
+                                   k * 0.35 * 0.35 * (1 - exp(-e * e / (2 * 0.35 * 0.35))), 1e-9);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    if (bad)
+        fprintf(stderr, "\n%d parameter(s) out of tolerance, worst relative error %g\n", bad,
+                worst);
+    free(g);
+    hsim_lstm_free(m);
+    gsl_rng_free(rng);
+}
+
 /* The minibatch path (several samples per matrix product, in chunks of
    256) against the mean of the one-sample losses and gradients. */
 static void test_batch_matches_single(void)
@@ -653,6 +690,7 @@ void hsim_test_register(void)
     CU_pSuite s = hsim_test_suite("lstm");
     HSIM_TEST(s, test_create_checks_sizes);
     HSIM_TEST(s, test_gradient_matches_finite_differences);
+    HSIM_TEST(s, test_welsch_gradient);
     HSIM_TEST(s, test_batch_matches_single);
     HSIM_TEST(s, test_learns_a_function_of_the_sequence);
     HSIM_TEST(s, test_under_weight_raises_predictions);

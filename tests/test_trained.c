@@ -89,8 +89,45 @@ static void test_features_by_hand(void)
     CU_ASSERT_EQUAL(sa[0], 1);
     CU_ASSERT_DOUBLE_EQUAL(sa[1], log1p(50), 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(sb[1], log1p(150), 1e-12);
-    CU_ASSERT_EQUAL(sc[1], 0); /* its runtime is what is asked */
+    /* its runtime is what is asked: the step carries the baseline, the
+       typical runtime of the user's jobs that asked 100 s (a alone) */
+    CU_ASSERT_DOUBLE_EQUAL(sc[1], log1p(50), 1e-12);
+    hsim_history_features(h, &c, x);
+    CU_ASSERT_DOUBLE_EQUAL(sc[1], x[HSIM_BASELINE], 1e-12);
     CU_ASSERT_EQUAL(sc[7], 1);
+    hsim_history_free(h);
+}
+
+/* Feature 22, the baseline: the most typical of the user's recent
+   runtimes of jobs that asked for the same time (the one closest to the
+   others by min/max), worked by hand. */
+static void test_typical_runtime(void)
+{
+    hsim_history_t *h;
+    CU_ASSERT_EQUAL_FATAL(hsim_history_create(0, 0, &h), 0);
+    double x[HSIM_FEATURES];
+    hsim_job_t j = job_of(1, 3, 0, 100, 1);
+    hsim_history_features(h, &j, x);
+    CU_ASSERT_EQUAL(x[22], x[0]); /* no history: the request */
+    /* asked 100 s: ran 10, 12, 50; asked 200 s: ran 150 (the last) */
+    const int runs[] = {10, 12, 50, 150}, asks[] = {100, 100, 100, 200};
+    for (int i = 0; i < 4; i++) {
+        hsim_job_t p = job_of(2 + i, 3, 0, asks[i], 1);
+        CU_ASSERT_EQUAL(hsim_history_finished(h, &p, runs[i] * S), 0);
+    }
+    /* among 50, 12, 10: 12 agrees best (0.24 + 1 + 10/12 against 1.44
+       for 50 and 2.03 for 10), not the last (50) nor the mean */
+    hsim_history_features(h, &j, x);
+    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(12), 1e-12);
+    /* asked 300 s, which no job did: among all four, 12 again (10 / 12 +
+       12 / 50 + 12 / 150 + 1 = 2.15 against 2.10 for 10) */
+    hsim_job_t k = job_of(6, 3, 0, 300, 1);
+    hsim_history_features(h, &k, x);
+    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(12), 1e-12);
+    /* never above the request: asked 11 s, the typical is 12 */
+    hsim_job_t small = job_of(7, 3, 0, 11, 1);
+    hsim_history_features(h, &small, x);
+    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(11), 1e-12);
     hsim_history_free(h);
 }
 
@@ -374,6 +411,7 @@ void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("trained");
     HSIM_TEST(s, test_features_by_hand);
+    HSIM_TEST(s, test_typical_runtime);
     HSIM_TEST(s, test_gbdt_learns);
     HSIM_TEST(s, test_gbdt_bad_files);
     HSIM_TEST(s, test_regression);
