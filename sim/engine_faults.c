@@ -49,7 +49,8 @@ int hsim__fail_node(run_t *r, int32_t node)
     hsim_time_t *start = r->victim_start, *est = r->victim_est;
     for (size_t k = 0; k < n; k++) {
         int32_t job = r->victims[k];
-        if (r->stats.starts[job] > HSIM_MAX_STOPS) {
+        if (r->stats.starts[job] > HSIM_MAX_STOPS && !r->stopped) {
+            /* (a policy that stops jobs, rr, may start one more often) */
             const hsim_job_t *j = &r->w->jobs[job];
             return hsim_errf(r->e, HSIM_EINPUT,
                              "job %lld was stopped by node failures %d times: its %d cores "
