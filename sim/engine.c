@@ -23,7 +23,9 @@
  * With one that revises, each user's waiting jobs are kept in a list, and
  * a termination asks again for the predictions of its user's jobs only,
  * telling the policies which changed (hsim_view_t's revised[]).
- * Node failures and dependencies are in engine_faults.c.
+ * Node failures and dependencies are in engine_faults.c; jobs that stop
+ * and come back (a failure's or a policy's stop(), suspension, resume),
+ * the scheduler's timer and the preemption pass in engine_preempt.c.
  */
 #include "engine_run.h"
 
