@@ -118,7 +118,28 @@ typedef struct hsim_decide {
        copied.  The same returns as start() and reserve(). */
     int (*start_on)(void *ctx, int32_t job, const struct hsim_alloc *a);
     int (*reserve_on)(void *ctx, int32_t job, hsim_time_t at, const struct hsim_alloc *a);
+    /* Stops a running job now (mode: hsim_stop_mode_t); it is back in
+       waiting[] at once, ranked by its original submission, its planning
+       estimate what is left of it.  A suspended job resumes on the nodes
+       it left (it keeps its memory there meanwhile); a requeued one starts
+       again from zero; a checkpointed one keeps its work done.  The engine
+       does not call submitted() for a job the scheduler stopped itself.
+       0, or a negative code for a job that is not running or a bad mode. */
+    int (*stop)(void *ctx, int32_t job, int mode);
+    /* Asks for a scheduling pass at time at (>= now): a timer, for a
+       scheduler whose decisions depend on time passing (round robin's
+       quantum).  0, or a negative code for a time in the past. */
+    int (*wake)(void *ctx, hsim_time_t at);
 } hsim_decide_t;
+
+/* How stop() stops a job (Slurm's PreemptMode). */
+typedef enum hsim_stop_mode {
+    HSIM_STOP_REQUEUE = 1,    /* back to the queue, its work lost */
+    HSIM_STOP_SUSPEND = 2,    /* its cores, GPUs and FPGAs freed, its memory
+                                 kept; resumes on the same nodes */
+    HSIM_STOP_CHECKPOINT = 3, /* back to the queue with its work kept; it
+                                 may restart anywhere */
+} hsim_stop_mode_t;
 
 /* Parameters a policy is created with (from the [policy X] section). */
 typedef struct hsim_policy_params {
@@ -129,6 +150,8 @@ typedef struct hsim_policy_params {
                                       pass; NULL = queue order */
     struct hsim_planner *planner;    /* on a cluster of nodes: plan with it
                                       (the view's planner); NULL on a pool */
+    hsim_time_t quantum;             /* a time-slicing scheduler's slice
+                                      (quantum = S), > 0; 0 for the others */
 } hsim_policy_params_t;
 
 /*
@@ -176,6 +199,9 @@ typedef struct hsim_scheduler {
     int plans_on_nodes;  /* 1: on a cluster of nodes it asks the planner,
                             which reads view->running in est_end order
                             whatever running_any_order says */
+    int stops_jobs;      /* 1: it stops running jobs itself (stop()), so
+                            the generic preemption (preempt = ...) is
+                            refused with it */
 } hsim_scheduler_t;
 
 #endif

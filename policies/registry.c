@@ -15,6 +15,7 @@ extern const hsim_order_t hsim_order_f1, hsim_order_f2, hsim_order_f3, hsim_orde
 extern const hsim_scheduler_t hsim_sched_none;
 extern const hsim_scheduler_t hsim_sched_easy;
 extern const hsim_scheduler_t hsim_sched_conservative;
+extern const hsim_scheduler_t hsim_sched_rr;
 
 const hsim_order_t *const hsim_orders[] = {
     &hsim_order_fcfs,
@@ -33,6 +34,7 @@ const hsim_scheduler_t *const hsim_schedulers[] = {
     &hsim_sched_none,
     &hsim_sched_easy,
     &hsim_sched_conservative,
+    &hsim_sched_rr,
     NULL,
 };
 

@@ -330,6 +330,8 @@ static void open_section(parse_t *p, const char *line)
         pc->placement = hsim_placement_find("first-fit");
         pc->spread = HSIM_PACK;
         pc->estimate_under_weight = 1;
+        pc->preempt_grace_s = 60;
+        pc->quantum_s = 600;
         p->policy = pc;
         return;
     }
@@ -702,10 +704,49 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
     return fail(p, "unknown key '%s' in [cluster]: expected processors or alibaba_nodes", key);
 }
 
+/* A seconds value of key in [lo, hi] into *x.  1, or 0 after an error. */
+static int seconds_key(parse_t *p, const char *key, const char *v, double lo, double hi,
+                       double *x)
+{
+    if (parse_double(v, x) || !(*x >= lo && *x <= hi))
+        return fail(p, "%s: expected seconds in [%g, %g], found '%s'", key, lo, hi, v);
+    return 1;
+}
+
+/* The keys of preemption and round robin: 1 when key is one (0 after an
+   error in its value), -1 when it is none of them. */
+static int preempt_key(parse_t *p, const char *key, const char *v)
+{
+    static const char *const keys[] = {"preempt", "preempt_grace", "switch_cost", "quantum"};
+    static const char *const modes[] = {"off", "requeue", "suspend", "checkpoint"};
+    hsim_policy_config_t *pc = p->policy;
+    int k = 0;
+    while (k < 4 && strcmp(key, keys[k]))
+        k++;
+    if (k == 4)
+        return -1;
+    if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_PREEMPT + k, key))
+        return 0;
+    if (k == 1)
+        return seconds_key(p, key, v, 0, 1e9, &pc->preempt_grace_s);
+    if (k == 2)
+        return seconds_key(p, key, v, 0, 1e9, &pc->switch_cost_s);
+    if (k == 3)
+        return seconds_key(p, key, v, 1e-6, 1e9, &pc->quantum_s);
+    int m = 0; /* the index is the hsim_stop_mode_t */
+    while (m < 4 && strcmp(v, modes[m]))
+        m++;
+    if (m == 4)
+        return fail(p, "preempt '%s': expected off, requeue, suspend or checkpoint", v);
+    pc->preempt = m;
+    return 1;
+}
+
 static int policy_key(parse_t *p, const char *key, const char *v)
 {
     hsim_policy_config_t *pc = p->policy;
     char names[256];
+    int known;
     if (!strcmp(key, "queue")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_QUEUE, key))
             return 0;
@@ -793,11 +834,14 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         if (parse_double(v, &pc->restart_cost_s) ||
             !(pc->restart_cost_s >= 0 && pc->restart_cost_s <= 1e9))
             return fail(p, "restart_cost: expected seconds in [0, 1e9], found '%s'", v);
+    } else if ((known = preempt_key(p, key, v)) >= 0) {
+        return known;
     } else {
         return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
                        "backfill_order, estimate, estimate.model, estimate.retrain, "
-                       "estimate.under_weight, placement, "
-                       "spread, failures, on_failure or restart_cost", key, pc->name);
+                       "estimate.under_weight, placement, spread, failures, on_failure, "
+                       "restart_cost, preempt, preempt_grace, switch_cost or quantum",
+                    key, pc->name);
     }
     return 1;
 }
@@ -1285,6 +1329,47 @@ static int failures_check(parse_t *p)
     return 0;
 }
 
+/* The preemption keys against the scheduler: rr stops jobs itself (and
+   takes jobs in turn, whatever a queue order says); a plan kept for good
+   (conservative) cannot lose its running jobs.  0 or HSIM_EINPUT. */
+static int preempt_check(parse_t *p)
+{
+    hsim_config_t *c = p->c;
+    for (size_t k = 0; k < c->n_policies; k++) {
+        hsim_policy_config_t *pc = &c->policies[k];
+        const hsim_scheduler_t *s = pc->scheduler;
+        int rr = s->stops_jobs, line = 0;
+        const char *why = NULL;
+        if ((pc->seen & KEY_BIT(HSIM_POLICY_QUANTUM)) && !rr)
+            line = pc->lines[HSIM_POLICY_QUANTUM], why = "quantum applies only with backfill = rr";
+        else if (rr && (pc->seen & KEY_BIT(HSIM_POLICY_QUEUE)) && strcmp(pc->order->name, "fcfs"))
+            line = pc->lines[HSIM_POLICY_QUEUE],
+            why = "backfill = rr takes jobs in turn, in submission order: expected queue = fcfs";
+        else if (pc->preempt && rr)
+            line = pc->lines[HSIM_POLICY_PREEMPT],
+            why = "preempt with backfill = rr, which suspends jobs itself: expected preempt = off";
+        else if (pc->preempt && s->fixed_estimates)
+            line = pc->lines[HSIM_POLICY_PREEMPT],
+            why = "preempt with a scheduler that keeps its plans for good (conservative): "
+                  "expected backfill = none or easy";
+        else if ((pc->seen & KEY_BIT(HSIM_POLICY_PREEMPT_GRACE)) && !pc->preempt)
+            line = pc->lines[HSIM_POLICY_PREEMPT_GRACE],
+            why = "preempt_grace applies only with preempt = requeue, suspend or checkpoint";
+        else if ((pc->seen & KEY_BIT(HSIM_POLICY_SWITCH_COST)) && !rr &&
+                 pc->preempt != HSIM_STOP_SUSPEND && pc->preempt != HSIM_STOP_CHECKPOINT)
+            line = pc->lines[HSIM_POLICY_SWITCH_COST],
+            why = "switch_cost applies only with backfill = rr or preempt = suspend or "
+                  "checkpoint";
+        else if (rr && pc->switch_cost_s >= pc->quantum_s)
+            line = pc->lines[HSIM_POLICY_SWITCH_COST],
+            why = "switch_cost must be shorter than the quantum (a slice would do no work)";
+        if (why)
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] %s", c->path,
+                             line ? line : pc->line, pc->name, why);
+    }
+    return 0;
+}
+
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
@@ -1302,7 +1387,7 @@ static int finish(parse_t *p, int ini_rc)
     int rc = not_read(p);
     if (rc)
         return rc;
-    if ((rc = failures_check(p)))
+    if ((rc = failures_check(p)) || (rc = preempt_check(p)))
         return rc;
     /* Whole-file mistakes: named at the line that is missing something
        (the section, or the key that cannot stand), else at line 1. */

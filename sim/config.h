@@ -31,6 +31,10 @@ enum {
     HSIM_POLICY_FAILURES,     /* failures = NAME of a [failures NAME] */
     HSIM_POLICY_ON_FAILURE,
     HSIM_POLICY_RESTART_COST,
+    HSIM_POLICY_PREEMPT,      /* preempt = off | requeue | suspend | checkpoint */
+    HSIM_POLICY_PREEMPT_GRACE,
+    HSIM_POLICY_SWITCH_COST,
+    HSIM_POLICY_QUANTUM,      /* backfill = rr's slice */
     HSIM_POLICY_KEYS
 };
 
@@ -52,6 +56,11 @@ typedef struct hsim_policy_config {
     hsim_on_failure_t on_failure;            /* on_failure = requeue |
                                                 checkpoint (requeue) */
     double restart_cost_s;                   /* restart_cost, seconds (0) */
+    int preempt;                             /* preempt: 0 off, else an
+                                                hsim_stop_mode_t (off) */
+    double preempt_grace_s;                  /* preempt_grace, seconds (60) */
+    double switch_cost_s;                    /* switch_cost, seconds (0) */
+    double quantum_s;                        /* quantum, seconds (600) */
     unsigned seen;                           /* keys given: bit k = key k */
     int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;

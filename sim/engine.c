@@ -23,7 +23,9 @@
  * With one that revises, each user's waiting jobs are kept in a list, and
  * a termination asks again for the predictions of its user's jobs only,
  * telling the policies which changed (hsim_view_t's revised[]).
- * Node failures and dependencies are in engine_faults.c.
+ * Node failures and dependencies are in engine_faults.c; jobs that stop
+ * and come back (a failure's or a policy's stop(), suspension, resume),
+ * the scheduler's timer and the preemption pass in engine_preempt.c.
  */
 #include "engine_run.h"
 
@@ -300,7 +302,7 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
 /* What is left of reference time t (a run or a requested time) for job's
    next attempt: t less the work a checkpoint kept, plus the restart cost;
    t itself for a job no failure stopped.  At least 1 us. */
-static hsim_time_t work_left(const run_t *r, int32_t job, hsim_time_t t)
+hsim_time_t hsim__work_left(const run_t *r, int32_t job, hsim_time_t t)
 {
     hsim_time_t left = t - r->done[job] + r->cost[job];
     return left > 0 ? left : 1;
@@ -396,17 +398,15 @@ static int note_held(run_t *r, int32_t job)
     return rc ? rc : ranges_put(r, "", 1);
 }
 
-/* The ledger has just taken job's allocation: its speed (that of its
-   slowest part) into *speed, the planner told. */
-static int placed(run_t *r, int32_t job, const hsim_job_t *j, double *speed)
+/* The ledger has just taken job's allocation: the planner told, its
+   nodes noted.  0 or HSIM_ENOMEM. */
+int hsim__placed(run_t *r, int32_t job)
 {
     const hsim_alloc_t *a = &r->allocs[job];
-    double slowest = hsim_cluster_alloc_speed(&r->cluster, j->job_class, j->gpus > 0, a);
-    HSIM_ASSERT(a->n > 0 && slowest > 0);
+    HSIM_ASSERT(a->n > 0);
     if (r->planner)
         hsim_planner_sync(r->planner, a);
     r->n_placed++;
-    *speed = slowest;
     r->out[job].node = a->parts[0].node;
     r->out[job].nodes = (int32_t)a->n;
     return note_held(r, job);
@@ -453,13 +453,21 @@ static int place_job(run_t *r, int32_t job, const hsim_alloc_t *given, double *s
     const hsim_job_t *j = &r->w->jobs[job];
     const hsim_request_t *q = &r->requests[job];
     hsim_alloc_t *a = &r->allocs[job];
-    a->n = 0;
     hsim__settle_ending(r); /* placement sees what the scheduler saw free */
+    if (r->susp && r->susp[job].n) { /* it resumes on its own nodes... */
+        int rc = hsim__resume_job(r, job);
+        *speed = rc ? 1.0 : hsim_cluster_alloc_speed(&r->cluster, j->job_class, j->gpus > 0, a);
+        if (rc != HSIM_NOFIT || !given)
+            return rc;
+        hsim__drop_hold(r, job, -1); /* ...or where a plan on nodes put it */
+    }
+    a->n = 0;
     if (given) {
         int rc = take_given(r, q, given, a);
         if (rc)
             return rc;
-        return placed(r, job, j, speed);
+        *speed = hsim_cluster_alloc_speed(&r->cluster, j->job_class, j->gpus > 0, a);
+        return hsim__placed(r, job);
     }
     int rc = r->cfg->placement->place(r->place_state, &r->cluster, q, a);
     if (rc == HSIM_NOFIT && r->n_placed == 0) {
@@ -478,7 +486,8 @@ static int place_job(run_t *r, int32_t job, const hsim_alloc_t *given, double *s
                                    p->gpu >= 0 ? p->gpu_milli : 1000, p->fpgas));
     }
     hsim_cluster_take(&r->cluster, a, r->now);
-    return placed(r, job, j, speed);
+    *speed = hsim_cluster_alloc_speed(&r->cluster, j->job_class, j->gpus > 0, a);
+    return hsim__placed(r, job);
 }
 
 /* Gives the job's resources back and counts what it used; nothing when
@@ -488,6 +497,21 @@ void hsim__release_job(run_t *r, int32_t job)
     hsim_alloc_t *a = &r->allocs[job];
     if (a->n == 0)
         return;
+    hsim__count_use(r, job);
+    for (size_t i = 0; i < a->n; i++)
+        r->stats.node_jobs[a->parts[i].node]++;
+    hsim_cluster_give(&r->cluster, a, r->now);
+    if (r->planner)
+        hsim_planner_sync(r->planner, a);
+    r->n_placed--;
+    hsim_alloc_free(a);
+}
+
+/* Adds what job's allocation used since its last start to the run's
+   resource-seconds. */
+void hsim__count_use(run_t *r, int32_t job)
+{
+    const hsim_alloc_t *a = &r->allocs[job];
     double secs = (double)(r->now - r->out[job].start) / HSIM_SECOND;
     for (size_t i = 0; i < a->n; i++) {
         const hsim_part_t *p = &a->parts[i];
@@ -499,13 +523,7 @@ void hsim__release_job(run_t *r, int32_t job)
         int m = r->cluster.type_model[r->cluster.nodes[p->node].type];
         if (m >= 0)
             r->stats.gpu_s[m] += gpu_s;
-        r->stats.node_jobs[p->node]++;
     }
-    hsim_cluster_give(&r->cluster, a, r->now);
-    if (r->planner)
-        hsim_planner_sync(r->planner, a);
-    r->n_placed--;
-    hsim_alloc_free(a);
 }
 
 /* Starts job now, on given when not NULL: the decision callbacks and the
@@ -562,8 +580,8 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     o->speed = (float)speed;
     hsim_time_t run = hsim__reference_run(j);
     o->fate = j->killed_at_estimate || run < j->runtime ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
-    if (r->fail) {
-        run = work_left(r, job, run);
+    if (r->stops) {
+        run = hsim__work_left(r, job, run);
         r->stats.starts[job]++;
     }
     run = hsim_time_scaled(run, speed);
@@ -578,7 +596,7 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
             return rc;
     }
     if (o->end > est_end && r->full_end) { /* it will outlive its prediction */
-        hsim_time_t req = r->fail ? work_left(r, job, j->estimate) : j->estimate;
+        hsim_time_t req = r->stops ? hsim__work_left(r, job, j->estimate) : j->estimate;
         r->full_end[job] = r->now + hsim_time_scaled(req, speed);
         int rc = hsim__push_event(r, est_end, HSIM_EV_EXPIRY, job);
         if (rc)
@@ -776,6 +794,8 @@ static int finish_job(run_t *r, int32_t job)
     const hsim_vjob_t *vj = &r->vjobs[job];
     hsim_time_t start = r->out[job].start;
     hsim__leave_running(r, job);
+    if (r->stats.ran)
+        r->stats.ran[job] += r->now - start;
     r->jobs_left--;
     r->state[job] = JOB_DONE;
     r->n_done++;
@@ -808,16 +828,15 @@ static int finish_job(run_t *r, int32_t job)
         if (rc)
             return rc;
     }
-    r->stats.passes++;
-    return s->schedule(r->sched_state, &r->view, &r->decide);
+    return hsim__schedule_pass(r);
 }
 
 /* The engine's half of a submission: the job joins waiting[]. */
 int hsim__enqueue_job(run_t *r, int32_t job)
 {
     r->vjobs[job].estimate = predict(r, job);
-    if (r->fail) /* a job a failure stopped: what is left of it */
-        r->vjobs[job].estimate = work_left(r, job, r->vjobs[job].estimate);
+    if (r->stops) /* a job that was stopped: what is left of it */
+        r->vjobs[job].estimate = hsim__work_left(r, job, r->vjobs[job].estimate);
     if (r->waiting_holes > r->n_waiting / 2)
         compact_waiting(r);
     if (hsim_grow(&r->waiting, &r->cap_waiting, r->n_waiting + 1, sizeof *r->waiting))
@@ -853,8 +872,7 @@ int hsim__announce_job(run_t *r, int32_t job)
         if (rc)
             return rc;
     }
-    r->stats.passes++;
-    return s->schedule(r->sched_state, &r->view, &r->decide);
+    return hsim__schedule_pass(r);
 }
 
 int hsim__submit_job(run_t *r, int32_t job)
@@ -1001,7 +1019,8 @@ static int setup(run_t *r)
     r->view.capacity = r->cfg->capacity;
     r->view.jobs = r->vjobs;
     r->decide = (hsim_decide_t){.ctx = r, .start = decide_start, .reserve = decide_reserve,
-                                .start_on = decide_start_on, .reserve_on = decide_reserve_on};
+                                .start_on = decide_start_on, .reserve_on = decide_reserve_on,
+                                .stop = hsim__decide_stop, .wake = hsim__decide_wake};
     hsim_heap_init(&r->heap);
     if (hsim_reserved_init(&r->reservations, n))
         return HSIM_ENOMEM;
@@ -1012,6 +1031,8 @@ static int setup(run_t *r)
         if (frc)
             return frc;
     }
+    if ((r->cfg->preempt || r->cfg->scheduler->stops_jobs) && hsim__setup_stops(r))
+        return HSIM_ENOMEM;
 #ifdef HSIM_INVARIANTS
     r->inv_scratch = hsim_calloc(hsim_invariants_scratch(n, r->has_cluster ? &r->cluster : NULL),
                                  1);
@@ -1024,6 +1045,7 @@ static int setup(run_t *r)
         .order = r->cfg->order,
         .backfill_order = r->cfg->backfill_order,
         .planner = r->planner,
+        .quantum = r->cfg->quantum,
     };
     hsim_predictor_ctx_t pctx = {
         .n_jobs = n,
@@ -1047,6 +1069,7 @@ static void teardown(run_t *r)
             r->stats.node_busy[i] = hsim_node_busy(&r->cluster.nodes[i], r->now);
         if (r->fail && r->down_since && r->down_total)
             hsim__close_failures(r);
+        hsim__close_stops(r);
         if (r->place_state)
             r->cfg->placement->destroy(r->place_state);
         if (r->fallback_state)
@@ -1058,6 +1081,8 @@ static void teardown(run_t *r)
         hsim_planner_destroy(r->planner);
         hsim_cluster_free(&r->cluster);
     }
+    if (!r->has_cluster)
+        hsim__close_stops(r);
     hsim_free(r->parents_left);
     hsim_free(r->ready_at);
     if (r->fail_rng)
@@ -1131,6 +1156,16 @@ int hsim__retry_deferred(run_t *r)
     return 0;
 }
 
+/* A scheduler's timer is due: a pass, as after a submission. */
+static int wake_pass(run_t *r)
+{
+    if (r->wake_last == r->now)
+        r->wake_last = -1;
+    if (r->planner)
+        hsim__settle_ending(r);
+    return hsim__schedule_pass(r);
+}
+
 /* Where an event comes from: the engine merges three sources. */
 enum event_source {
     FROM_SUBMISSIONS, /* the workload's jobs, sorted by (submit, line) */
@@ -1191,7 +1226,8 @@ static void check_invariants(run_t *r, const hsim_event_t *ev)
     if (hsim_invariants_check(&s, r->inv_scratch, &e) == 0)
         return;
     fprintf(stderr, "hsim: internal error: an invariant broke after the event of kind %d of "
-            "job %lld at %lld us: %s\n", ev->kind, (long long)r->w->jobs[ev->job].id,
+            "job %lld at %lld us: %s\n", ev->kind,
+            ev->job >= 0 && (size_t)ev->job < r->n_jobs ? (long long)r->w->jobs[ev->job].id : -1,
             (long long)ev->time, e.msg);
     abort();
 }
@@ -1218,7 +1254,7 @@ static int loop(run_t *r)
             rc = hsim__submit_job(r, ev.job);
         } else if (source == FROM_HEAP) {
             hsim_heap_pop(&r->heap, &ev);
-            if (r->fail && hsim__stale_event(r, &ev)) {
+            if (r->stops && hsim__stale_event(r, &ev)) {
                 r->stats.events--;
                 continue;
             }
@@ -1227,6 +1263,7 @@ static int loop(run_t *r)
                  : ev.kind == HSIM_EV_SUBMIT ? hsim__submit_dependent(r, ev.job)
                  : ev.kind == HSIM_EV_FAIL   ? hsim__fail_node(r, ev.job)
                  : ev.kind == HSIM_EV_REPAIR ? hsim__repair_node(r, ev.job)
+                 : ev.kind == HSIM_EV_WAKE   ? wake_pass(r)
                                              : finish_job(r, ev.job);
         } else {
             hsim_reserved_remove(&r->reservations, ev.job);
@@ -1275,6 +1312,7 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
         hsim_free(r.stats.ranges);
         hsim_free(r.stats.starts);
         hsim_free(r.stats.lost);
+        hsim_free(r.stats.ran);
     }
     return rc;
 }

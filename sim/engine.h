@@ -80,6 +80,18 @@ typedef struct hsim_run_config {
     hsim_spread_t spread;                /* with cluster: pack or spread */
     const struct hsim_failures *failures;/* with cluster: nodes that fail
                                             (failures.h); NULL: none */
+    int preempt;                         /* 0 off, else hsim_stop_mode_t: the
+                                            head of the queue may stop jobs
+                                            the order ranks lower
+                                            (policies/preempt.h) */
+    hsim_time_t preempt_grace;           /* with preempt: a job runs this long
+                                            after each start before it may be
+                                            stopped, >= 0 */
+    hsim_time_t switch_cost;             /* added to what is left of a job at
+                                            each resume after a suspension or
+                                            a checkpoint by a policy, >= 0 */
+    hsim_time_t quantum;                 /* a time-slicing scheduler's slice
+                                            (backfill = rr), > 0 */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {
@@ -112,6 +124,10 @@ typedef struct hsim_run_stats {
     double down_node_s;    /* node-seconds down, from the first submission
                               to the last end */
     double availability;   /* 1 - down_node_s / (nodes x that span), 0..1 */
+    /* With preemption (cfg->preempt, or a scheduler that stops_jobs): */
+    hsim_time_t *ran;      /* [jobs] time each job ran, all its attempts
+                              (suspensions excluded); caller frees */
+    uint64_t preemptions;  /* jobs a policy stopped, counted per stop */
 } hsim_run_stats_t;
 
 /*

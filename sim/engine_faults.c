@@ -8,7 +8,6 @@
 
 #include "../workloads/deps.h"
 
-#include <math.h>
 #include <string.h>
 
 /* ---- node failures (failures.h) ----
@@ -33,39 +32,6 @@ static int holds_node(const run_t *r, int32_t job, int32_t node)
     return 0;
 }
 
-/* A failure stops a running job: what it ran is kept (checkpoint, less
-   the restart cost it was paying) or lost (requeue); it leaves the
-   running set and the ledger, its pending events become hsim__stale_event. */
-static void stop_job(run_t *r, int32_t job)
-{
-    const hsim_outcome_t *o = &r->out[job];
-    hsim_time_t elapsed = r->now - o->start, kept = 0;
-    if (r->fail->on_failure == HSIM_ON_FAILURE_CHECKPOINT) {
-        /* reference work done in this attempt, its restart cost first */
-        hsim_time_t work = (hsim_time_t)floor((double)elapsed * o->speed) - r->cost[job];
-        hsim_time_t run = hsim__reference_run(&r->w->jobs[job]);
-        if (work > 0) {
-            if (r->done[job] + work >= run)
-                work = run - r->done[job] - 1; /* it had not ended */
-            r->done[job] += work;
-            kept = (hsim_time_t)ceil((double)work / o->speed);
-        }
-        r->cost[job] = r->fail->restart_cost;
-    } else {
-        r->done[job] = r->cost[job] = 0;
-    }
-    if (kept > elapsed)
-        kept = elapsed;
-    r->stats.lost[job] += elapsed - kept;
-    r->stats.lost_core_s += (double)(elapsed - kept) / HSIM_SECOND * r->vjobs[job].procs;
-    if (r->stats.starts[job] == 1)
-        r->stats.jobs_hit++;
-    hsim__leave_running(r, job);
-    hsim__release_job(r, job);
-    r->end_seq[job] = r->expiry_seq[job] = -1;
-    r->state[job] = JOB_FUTURE; /* until submitted again */
-}
-
 /* Node fails now: the jobs on it stop and are submitted again (after the
    node is held, so that no decision puts them back on it); its repair is
    drawn.  0 or an error of a decision. */
@@ -83,7 +49,8 @@ int hsim__fail_node(run_t *r, int32_t node)
     hsim_time_t *start = r->victim_start, *est = r->victim_est;
     for (size_t k = 0; k < n; k++) {
         int32_t job = r->victims[k];
-        if (r->stats.starts[job] > HSIM_MAX_STOPS) {
+        if (r->stats.starts[job] > HSIM_MAX_STOPS && !r->stopped) {
+            /* (a policy that stops jobs, rr, may start one more often) */
             const hsim_job_t *j = &r->w->jobs[job];
             return hsim_errf(r->e, HSIM_EINPUT,
                              "job %lld was stopped by node failures %d times: its %d cores "
@@ -94,8 +61,14 @@ int hsim__fail_node(run_t *r, int32_t node)
         }
         start[k] = r->out[job].start;
         est[k] = r->vjobs[job].estimate;
-        stop_job(r, job);
+        hsim__stop_job(r, job,
+                       r->fail->on_failure == HSIM_ON_FAILURE_CHECKPOINT ? HSIM_STOP_CHECKPOINT
+                                                                          : HSIM_STOP_REQUEUE,
+                       r->fail->restart_cost);
     }
+    for (size_t w = 0; r->susp && w < r->n_waiting; w++)
+        if (r->waiting[w] >= 0) /* suspended jobs with a part there */
+            hsim__drop_hold(r, r->waiting[w], node);
     hsim_part_t part = whole_node(r, node);
     hsim_alloc_t hold = {.parts = &part, .n = 1};
     HSIM_ASSERT(hsim_part_fits(&r->cluster, &part));
@@ -162,8 +135,7 @@ int hsim__repair_node(run_t *r, int32_t node)
     hsim__refresh_view(r);
     if (r->planner)
         hsim__settle_ending(r);
-    r->stats.passes++;
-    return r->cfg->scheduler->schedule(r->sched_state, &r->view, &r->decide);
+    return hsim__schedule_pass(r);
 }
 
 /* The failure state of a run, and its first events: every outage of a
@@ -177,24 +149,14 @@ int hsim__setup_failures(run_t *r)
     r->fail_k = hsim_calloc(nodes, sizeof *r->fail_k);
     r->down_since = hsim_malloc(nodes * sizeof *r->down_since);
     r->down_total = hsim_calloc(nodes, sizeof *r->down_total);
-    r->end_seq = hsim_malloc(n * sizeof *r->end_seq);
-    r->expiry_seq = hsim_malloc(n * sizeof *r->expiry_seq);
-    r->done = hsim_calloc(n, sizeof *r->done);
-    r->cost = hsim_calloc(n, sizeof *r->cost);
     r->victims = hsim_malloc(n * sizeof *r->victims);
     r->victim_start = hsim_malloc(n * sizeof *r->victim_start);
     r->victim_est = hsim_malloc(n * sizeof *r->victim_est);
-    r->stats.starts = hsim_calloc(n, sizeof *r->stats.starts);
-    r->stats.lost = hsim_calloc(n, sizeof *r->stats.lost);
-    if (!r->fail_rng || !r->fail_k || !r->down_since || !r->down_total || !r->end_seq ||
-        !r->expiry_seq || !r->done || !r->cost || !r->victims || !r->victim_start ||
-        !r->victim_est || !r->stats.starts ||
-        !r->stats.lost)
+    if (!r->fail_rng || !r->fail_k || !r->down_since || !r->down_total || !r->victims ||
+        !r->victim_start || !r->victim_est || hsim__setup_stops(r))
         return HSIM_ENOMEM;
     for (size_t i = 0; i < nodes; i++)
         r->down_since[i] = -1;
-    for (size_t i = 0; i < n; i++)
-        r->end_seq[i] = r->expiry_seq[i] = -1;
     r->fail_origin = r->n_jobs ? r->w->jobs[0].submit : 0;
     int rc = 0;
     for (size_t k = 0; f->trace && k < f->n_trace && rc == 0; k++) {

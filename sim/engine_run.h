@@ -109,6 +109,17 @@ typedef struct run {
     size_t n_done;             /* jobs that ended */
     size_t n_submitted;        /* jobs submitted so far (those that wait for
                                   parents come later than their turn) */
+    /* Jobs that stop and come back (failures or preemption): */
+    int stops;                 /* end_seq, expiry_seq, done, cost and the
+                                  stats' starts and lost are allocated */
+    hsim_alloc_t *susp;        /* by job: a suspended job's whole allocation,
+                                  to take back at its resume (n 0: none);
+                                  its memory stays held in allocs[] */
+    int32_t *stopped;          /* the jobs stopped by decisions of this
+                                  pass, to announce (the preemption pass)... */
+    size_t n_stopped;          /* ...how many */
+    hsim_time_t wake_last;     /* the time of the last wake pushed, -1 */
+    void *preempt_state;       /* the preemption pass's (preempt.h) */
 #ifdef HSIM_INVARIANTS
     void *inv_scratch;         /* hsim_invariants_check()'s, all 0 */
 #endif
@@ -127,12 +138,26 @@ int hsim__push_event(run_t *r, hsim_time_t t, int kind, int32_t job);
 hsim_time_t hsim__reference_run(const hsim_job_t *j);
 int hsim__past_horizon(run_t *r, int32_t job, const char *what);
 void hsim__release_job(run_t *r, int32_t job);
+void hsim__count_use(run_t *r, int32_t job);
+hsim_time_t hsim__work_left(const run_t *r, int32_t job, hsim_time_t t);
+int hsim__take_whole(run_t *r, int32_t job);
+int hsim__placed(run_t *r, int32_t job);
 int hsim__retry_deferred(run_t *r);
 void hsim__settle_ending(run_t *r);
 void hsim__leave_running(run_t *r, int32_t job);
 int hsim__enqueue_job(run_t *r, int32_t job);
 int hsim__announce_job(run_t *r, int32_t job);
 int hsim__submit_job(run_t *r, int32_t job);
+
+/* engine_preempt.c: jobs that stop and come back */
+int hsim__setup_stops(run_t *r);
+void hsim__close_stops(run_t *r);
+void hsim__stop_job(run_t *r, int32_t job, int mode, hsim_time_t next_cost);
+int hsim__resume_job(run_t *r, int32_t job);
+void hsim__drop_hold(run_t *r, int32_t job, int32_t node);
+int hsim__schedule_pass(run_t *r);
+int hsim__decide_stop(void *ctx, int32_t job, int mode);
+int hsim__decide_wake(void *ctx, hsim_time_t at);
 
 /* engine_faults.c: node failures and dependencies */
 int hsim__fail_node(run_t *r, int32_t node);

@@ -200,6 +200,10 @@ static void replay_run(replay_t *r)
         .cluster = x->has_cluster ? &x->spec.spec : NULL,
         .placement = pc->placement,
         .spread = pc->spread,
+        .preempt = pc->preempt,
+        .preempt_grace = (hsim_time_t)llround(pc->preempt_grace_s * HSIM_SECOND),
+        .switch_cost = (hsim_time_t)llround(pc->switch_cost_s * HSIM_SECOND),
+        .quantum = (hsim_time_t)llround(pc->quantum_s * HSIM_SECOND),
     };
     if (pc->failures) {
         int k = pc->failures - 1;
@@ -233,8 +237,10 @@ static void replay_free(replay_t *r)
     hsim_free(r->st.held);
     hsim_free(r->st.starts);
     hsim_free(r->st.lost);
+    hsim_free(r->st.ran);
     r->st.starts = NULL;
     r->st.lost = NULL;
+    r->st.ran = NULL;
     r->out = NULL;
     r->st.node_busy = NULL;
     r->st.node_jobs = NULL;
@@ -331,8 +337,8 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
     snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);
     if ((rc = hsim_mkdirs(dir, e)) == 0) {
         snprintf(path, sizeof path, "%s/jobs.csv", dir);
-        rc = hsim_report_jobs_failures(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
-                                       r->st.ranges, r->st.starts, r->st.lost, e);
+        rc = hsim_report_jobs_stops(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
+                                    r->st.ranges, r->st.starts, r->st.lost, r->st.ran, e);
     }
     if (rc == 0 && x->has_cluster) {
         snprintf(path, sizeof path, "%s/nodes.csv", dir);

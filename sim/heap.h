@@ -18,6 +18,7 @@ typedef enum hsim_event_kind {
     HSIM_EV_START = 3,   /* a reserved start time comes */
     HSIM_EV_REPAIR = 4,  /* a failed node is up again (job = the node) */
     HSIM_EV_FAIL = 5,    /* a node fails (job = the node) */
+    HSIM_EV_WAKE = 6,    /* a scheduler's timer (decide->wake(); job -1) */
 } hsim_event_kind_t;
 
 typedef struct hsim_event {

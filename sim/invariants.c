@@ -50,13 +50,64 @@ typedef struct held {
     int64_t jobs;   /* parts held there: the ledger's count of jobs */
 } held_t;
 
-/* The ledger against the allocations of the running jobs.  held is
-   scratch of one held_t per node, zeroed; share of one int32 per GPU. */
+/* Adds the parts of a to held and share.  0, or HSIM_ERUN for a node out
+   of range. */
+static int add_parts(const hsim_run_state_t *s, int32_t j, const hsim_alloc_t *a, held_t *held,
+                     int32_t *share, hsim_err_t *e)
+{
+    const hsim_cluster_t *c = s->cluster;
+    for (size_t k = 0; k < a->n; k++) {
+        const hsim_part_t *p = &a->parts[k];
+        if (p->node < 0 || (size_t)p->node >= c->n_nodes)
+            return hsim_errf(e, HSIM_ERUN, "job %lld holds node %d of %zu",
+                             (long long)s->jobs[j].id, p->node, c->n_nodes);
+        held_t *h = &held[p->node];
+        h->cores += p->cores;
+        h->mem += p->mem_mb;
+        h->gpus += p->gpus;
+        h->fpgas += p->fpgas;
+        h->jobs++; /* the ledger counts parts (a job's two parts: two) */
+        if (p->gpu >= 0)
+            share[c->gpu_first[p->node] + (size_t)p->gpu] += p->gpu_milli;
+    }
+    return 0;
+}
+
+/* The suspended jobs among the waiting: each holds memory alone (its
+   hold), counted in held; *placed counts those that hold some. */
+static int add_holds(const hsim_run_state_t *s, held_t *held, int32_t *share, size_t *placed,
+                     hsim_err_t *e)
+{
+    const hsim_view_t *v = s->view;
+    for (size_t i = 0; i < v->n_waiting; i++) {
+        int32_t j = v->waiting[i];
+        if (j < 0 || s->allocs[j].n == 0)
+            continue;
+        const hsim_alloc_t *a = &s->allocs[j];
+        for (size_t k = 0; k < a->n; k++)
+            if (a->parts[k].cores || a->parts[k].gpus || a->parts[k].gpu_milli ||
+                a->parts[k].fpgas)
+                return hsim_errf(e, HSIM_ERUN, "waiting job %lld holds more than memory on "
+                                 "node %d", (long long)s->jobs[j].id, a->parts[k].node);
+        (*placed)++;
+        int rc = add_parts(s, j, a, held, share, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The ledger against the allocations of the running jobs and the holds
+   of the suspended ones.  held is scratch of one held_t per node, zeroed;
+   share of one int32 per GPU. */
 static int check_ledger(const hsim_run_state_t *s, const int32_t *running, size_t stride,
                         size_t n_running, held_t *held, int32_t *share, hsim_err_t *e)
 {
     const hsim_cluster_t *c = s->cluster;
     size_t placed = 0;
+    int rc = add_holds(s, held, share, &placed, e);
+    if (rc)
+        return rc;
     for (size_t i = 0; i < n_running; i++) {
         int32_t j = *(const int32_t *)((const char *)running + i * stride);
         if (j < 0)
@@ -70,23 +121,11 @@ static int check_ledger(const hsim_run_state_t *s, const int32_t *running, size_
             continue;
         }
         placed++;
-        for (size_t k = 0; k < a->n; k++) {
-            const hsim_part_t *p = &a->parts[k];
-            if (p->node < 0 || (size_t)p->node >= c->n_nodes)
-                return hsim_errf(e, HSIM_ERUN, "job %lld holds node %d of %zu",
-                                 (long long)s->jobs[j].id, p->node, c->n_nodes);
-            held_t *h = &held[p->node];
-            h->cores += p->cores;
-            h->mem += p->mem_mb;
-            h->gpus += p->gpus;
-            h->fpgas += p->fpgas;
-            h->jobs++; /* the ledger counts parts (a job's two parts: two) */
-            if (p->gpu >= 0)
-                share[c->gpu_first[p->node] + (size_t)p->gpu] += p->gpu_milli;
-        }
+        if ((rc = add_parts(s, j, a, held, share, e)))
+            return rc;
     }
     if (placed != s->n_placed)
-        return hsim_errf(e, HSIM_ERUN, "%zu running jobs hold allocations, the engine counts %zu",
+        return hsim_errf(e, HSIM_ERUN, "%zu jobs hold allocations, the engine counts %zu",
                          placed, s->n_placed);
     for (size_t n = 0; s->down_since && n < c->n_nodes; n++) {
         if (s->down_since[n] < 0)

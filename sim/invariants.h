@@ -30,8 +30,10 @@ typedef struct hsim_run_state {
     /* With a cluster (NULL otherwise): the ledger and each job's
        allocation (n = 0: none, or given back already). */
     const hsim_cluster_t *cluster;
-    const hsim_alloc_t *allocs;   /* [n_jobs] */
-    size_t n_placed;              /* jobs that hold an allocation */
+    const hsim_alloc_t *allocs;   /* [n_jobs]; a waiting job's: the memory
+                                     a suspended job keeps (memory only) */
+    size_t n_placed;              /* jobs that hold an allocation (or a
+                                     suspended job's hold) */
     const hsim_time_t *down_since;/* [nodes] with node failures: >= 0 for a
                                      node that is down, which the ledger
                                      holds whole; NULL without failures */

@@ -266,15 +266,23 @@ int hsim_report_jobs_failures(const char *path, const hsim_workload_t *w,
                               const char *ranges, const int32_t *starts,
                               const hsim_time_t *lost, hsim_err_t *e)
 {
+    return hsim_report_jobs_stops(path, w, out, held, ranges, starts, lost, NULL, e);
+}
+
+int hsim_report_jobs_stops(const char *path, const hsim_workload_t *w,
+                           const hsim_outcome_t *out, const hsim_held_t *held,
+                           const char *ranges, const int32_t *starts,
+                           const hsim_time_t *lost, const hsim_time_t *ran, hsim_err_t *e)
+{
     hsim_report_t r;
     /* the trace's own job ids, last: after the nodes on a cluster; then,
        with failures, what they cost */
     int names = hsim_workload_has_names(w);
     char header[192];
     snprintf(header, sizeof header, "job_id,submit,start,end,procs,wait,run,estimate,bsld,"
-                                    "user,state%s%s%s\n",
+                                    "user,state%s%s%s%s\n",
              held ? ",cores,mem_mb,gpus,fpgas,nodes" : "", names ? ",trace_id" : "",
-             starts ? ",starts,lost_s" : "");
+             starts ? ",starts,lost_s" : "", starts && ran ? ",ran_s" : "");
     if (hsim_report_open(&r, path, header, e))
         return HSIM_EIO;
     char row[512];
@@ -336,6 +344,8 @@ int hsim_report_jobs_failures(const char *path, const hsim_workload_t *w,
         if (starts) {
             char t[32];
             fprintf(r.f, ",%d,%s", starts[i], hsim_format_time(t, sizeof t, lost[i]));
+            if (ran)
+                fprintf(r.f, ",%s", hsim_format_time(t, sizeof t, ran[i]));
         }
         fputc('\n', r.f);
     }

@@ -66,6 +66,13 @@ int hsim_report_jobs_failures(const char *path, const hsim_workload_t *w,
                               const hsim_outcome_t *out, const hsim_held_t *held,
                               const char *ranges, const int32_t *starts,
                               const hsim_time_t *lost, hsim_err_t *e);
+/* The same with preemption (ran not NULL: hsim_run_stats_t's): one more
+   column after them, ran_s: the time each job ran, all its attempts
+   (suspensions excluded). */
+int hsim_report_jobs_stops(const char *path, const hsim_workload_t *w,
+                           const hsim_outcome_t *out, const hsim_held_t *held,
+                           const char *ranges, const int32_t *starts,
+                           const hsim_time_t *lost, const hsim_time_t *ran, hsim_err_t *e);
 /* rejected.csv: job_id,line,reason */
 int hsim_report_rejected(const char *path, const hsim_workload_t *w, hsim_err_t *e);
 /* Writes s as one CSV field: quoted, its quotes doubled, when it holds a

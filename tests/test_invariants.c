@@ -211,7 +211,7 @@ static void test_ledger(void)
                    "nodes' 3 and 1");
     lab_init(&l); /* the engine's count of placed jobs */
     l.p.s.n_placed = 1;
-    lab_expect(&l, "2 running jobs hold allocations, the engine counts 1");
+    lab_expect(&l, "2 jobs hold allocations, the engine counts 1");
     /* a running job whose resources were given back ahead of its end:
        right when it ends now (job 3), wrong before (job 2) */
     lab_init(&l);
