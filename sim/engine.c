@@ -1303,16 +1303,21 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
     if (rc == 0)
         rc = loop(&r);
     teardown(&r);
-    if (stats) {
+    if (stats)
         *stats = r.stats;
-    } else {
-        hsim_free(r.stats.node_busy);
-        hsim_free(r.stats.node_jobs);
-        hsim_free(r.stats.held);
-        hsim_free(r.stats.ranges);
-        hsim_free(r.stats.starts);
-        hsim_free(r.stats.lost);
-        hsim_free(r.stats.ran);
-    }
+    else
+        hsim_run_stats_free(&r.stats);
     return rc;
+}
+
+void hsim_run_stats_free(hsim_run_stats_t *st)
+{
+    hsim_free(st->node_busy);
+    hsim_free(st->node_jobs);
+    hsim_free(st->held);
+    hsim_free(st->ranges);
+    hsim_free(st->starts);
+    hsim_free(st->lost);
+    hsim_free(st->ran);
+    memset(st, 0, sizeof *st);
 }

@@ -152,5 +152,8 @@ void hsim_engine_model_map(const hsim_workload_t *w, const hsim_cluster_t *c,
  */
 int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
                     hsim_outcome_t *out, hsim_run_stats_t *stats, hsim_err_t *e);
+/* Frees what a run's stats hold (hsim_engine_run() with stats) and zeroes
+   them; a zeroed one is allowed. */
+void hsim_run_stats_free(hsim_run_stats_t *st);
 
 #endif

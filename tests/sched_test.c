@@ -302,17 +302,6 @@ int64_t hsim_test_between(uint64_t *x, int64_t lo, int64_t hi)
     return lo + (int64_t)(hsim_test_next(x) % (uint64_t)(hi - lo + 1));
 }
 
-void hsim_test_stats_free(hsim_run_stats_t *st)
-{
-    hsim_free(st->node_busy);
-    hsim_free(st->node_jobs);
-    hsim_free(st->held);
-    hsim_free(st->ranges);
-    hsim_free(st->starts);
-    hsim_free(st->lost);
-    hsim_free(st->ran);
-    memset(st, 0, sizeof *st);
-}
 
 hsim_node_type_t hsim_test_node_type(const char *name, int32_t count, int32_t cores,
                                      int64_t mem_mb, int32_t gpus, const char *model,

@@ -77,9 +77,6 @@ uint64_t hsim_test_next(uint64_t *x);
 /* A whole number from lo to hi, both included. */
 int64_t hsim_test_between(uint64_t *x, int64_t lo, int64_t hi);
 
-/* Frees what a replay's statistics hold (hsim_engine_run()'s), and zeroes
-   them. */
-void hsim_test_stats_free(hsim_run_stats_t *st);
 
 /* A node type of count nodes, speed 1; model names the GPUs when gpus > 0. */
 hsim_node_type_t hsim_test_node_type(const char *name, int32_t count, int32_t cores,

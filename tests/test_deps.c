@@ -103,10 +103,7 @@ static int run_policy(const hsim_workload_t *w, const policy_t *p, int cluster,
     int rc = hsim_engine_run(w, &c, out, &st, &e);
     if (rc)
         fprintf(stderr, "\nengine (%s): %s\n", sched, e.msg);
-    hsim_free(st.node_busy);
-    hsim_free(st.node_jobs);
-    hsim_free(st.held);
-    hsim_free(st.ranges);
+    hsim_run_stats_free(&st);
     return rc;
 }
 

@@ -35,17 +35,6 @@ static hsim_job_t *add(hsim_workload_t *w, int64_t id, hsim_time_t submit, int32
     return &w->jobs[w->n_jobs - 1];
 }
 
-static void stats_free(hsim_run_stats_t *st)
-{
-    hsim_free(st->node_busy);
-    hsim_free(st->node_jobs);
-    hsim_free(st->held);
-    hsim_free(st->ranges);
-    hsim_free(st->starts);
-    hsim_free(st->lost);
-    memset(st, 0, sizeof *st);
-}
-
 /* Runs w on `nodes` nodes of one core under sched with failures f. */
 static int run(const hsim_workload_t *w, int32_t nodes, const char *sched,
                const hsim_failures_t *f, hsim_outcome_t *out, hsim_run_stats_t *st)
@@ -118,7 +107,7 @@ static void hand_made(const char *sched, hsim_on_failure_t on, hsim_time_t end1,
     CU_ASSERT_DOUBLE_EQUAL(st.availability, 1 - 30 / (2 * span), 1e-9);
     /* node 0's busy time leaves out its time down: 50 s, then job 1 again */
     CU_ASSERT_EQUAL(st.node_busy[0], 50 * S + (end1 - 80 * S));
-    stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -150,7 +139,7 @@ static void test_wide_job_and_no_outage(void)
     CU_ASSERT_EQUAL(out[0].end, 120 * S);
     CU_ASSERT_EQUAL(st.lost[0], 10 * S);
     CU_ASSERT_DOUBLE_EQUAL(st.lost_core_s, 20, 1e-9);
-    stats_free(&st);
+    hsim_run_stats_free(&st);
     /* an outage after the last end changes nothing */
     down = (hsim_outage_t){.node = 1, .down = 500 * S, .up = 600 * S};
     CU_ASSERT_EQUAL_FATAL(run(&w, 2, "easy", &f, out, &st), 0);
@@ -158,7 +147,7 @@ static void test_wide_job_and_no_outage(void)
     CU_ASSERT_EQUAL(out[0].end, 100 * S);
     CU_ASSERT_EQUAL(st.failures, 0);
     CU_ASSERT_DOUBLE_EQUAL(st.availability, 1, 1e-12);
-    stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -291,7 +280,7 @@ static void test_conservation_trace(void)
                     hsim_time_t ref = j->runtime < j->estimate ? j->runtime : j->estimate;
                     CU_ASSERT_EQUAL(out[i].end - out[i].start, ref);
                 }
-                stats_free(&st);
+                hsim_run_stats_free(&st);
             }
         free(out);
         hsim_workload_free(&w);
@@ -327,8 +316,8 @@ static void test_conservation_drawn(void)
                 CU_ASSERT_EQUAL_FATAL(run(&w, NODES, scheds[s], &f, again, &st2), 0);
                 CU_ASSERT(!memcmp(out, again, w.n_jobs * sizeof *out));
                 CU_ASSERT_EQUAL(st.failures, st2.failures);
-                stats_free(&st);
-                stats_free(&st2);
+                hsim_run_stats_free(&st);
+                hsim_run_stats_free(&st2);
             }
         free(out);
         free(again);

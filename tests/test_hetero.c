@@ -442,10 +442,7 @@ static void test_last2_learns_reference_times(void)
     const expect_t x[] = {{1, 0, 50 * S, 0}, {2, 0, 50 * S, 0}, {3, 200 * S, 250 * S, 0}};
     check(&w, out, x, 3, "last2 on a fast node");
     CU_ASSERT_EQUAL(st.expiries, 0);
-    hsim_free(st.node_busy);
-    hsim_free(st.node_jobs);
-    hsim_free(st.ranges);
-    hsim_free(st.held);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -656,10 +653,7 @@ static void test_fractional_gpus(void)
     CU_ASSERT_EQUAL_FATAL(st.n_nodes, 1);
     CU_ASSERT_EQUAL(st.node_busy[0], 130 * S);
     CU_ASSERT_EQUAL(st.node_jobs[0], 4);
-    hsim_free(st.node_busy);
-    hsim_free(st.node_jobs);
-    hsim_free(st.ranges);
-    hsim_free(st.held);
+    hsim_run_stats_free(&st);
 
     CU_ASSERT_EQUAL_FATAL(run_on(&r, &w, "easy", "first-fit", HSIM_PACK, out, NULL, &e), 0);
     const expect_t easy[] = {{0, 0, 100 * S, 0}, {1, 0, 60 * S, 0}, {2, 100 * S, 110 * S, 0},
@@ -744,10 +738,7 @@ static void test_busy_times_and_stats(void)
         var += (b[i] - mean) * (b[i] - mean) / 5;
     CU_ASSERT_DOUBLE_EQUAL(m.load_imbalance, sqrt(var) / mean, 1e-9);
     hsim_cluster_free(&c);
-    hsim_free(st.node_busy);
-    hsim_free(st.node_jobs);
-    hsim_free(st.ranges);
-    hsim_free(st.held);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -782,10 +773,7 @@ static void test_gpus_of_no_model(void)
     CU_ASSERT_DOUBLE_EQUAL(m.util_all_gpus, 180.0 / 400.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(m.util_gpus[0], 100.0 / 200.0, 1e-9);
     hsim_cluster_free(&c);
-    hsim_free(st.node_busy);
-    hsim_free(st.node_jobs);
-    hsim_free(st.ranges);
-    hsim_free(st.held);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 

@@ -106,7 +106,7 @@ static void test_rr_one_round(void)
         CU_ASSERT_EQUAL(out[k].fate, HSIM_FATE_RAN);
     }
     CU_ASSERT_EQUAL(st.preemptions, 27);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -129,7 +129,7 @@ static void test_rr_switch_cost(void)
     CU_ASSERT_EQUAL(out[1].end, 320 * S);
     CU_ASSERT_EQUAL(st.ran[0], 160 * S);
     CU_ASSERT_EQUAL(st.ran[1], 160 * S);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -152,7 +152,7 @@ static void test_rr_kill_at_request(void)
     CU_ASSERT_EQUAL(out[0].fate, HSIM_FATE_KILLED);
     CU_ASSERT_EQUAL(st.ran[0], 150 * S);
     CU_ASSERT_EQUAL(out[1].end, 200 * S);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -192,11 +192,11 @@ static void test_rr_long_quantum_is_fcfs(void)
         setup_t fcfs = {.order = "fcfs", .sched = "none", .procs = 16};
         setup_t rr = {.order = "fcfs", .sched = "rr", .procs = 16, .quantum = 1000 * S};
         CU_ASSERT_EQUAL_FATAL(run(&w, &fcfs, a, &st), 0);
-        hsim_test_stats_free(&st);
+        hsim_run_stats_free(&st);
         CU_ASSERT_EQUAL_FATAL(run(&w, &rr, b, &st), 0);
         CU_ASSERT(same_schedule(a, b, w.n_jobs));
         CU_ASSERT_EQUAL(st.preemptions, 0);
-        hsim_test_stats_free(&st);
+        hsim_run_stats_free(&st);
         free(a);
         free(b);
         hsim_workload_free(&w);
@@ -227,10 +227,10 @@ static void test_rr_long_quantum_kth(void)
     setup_t rr = {.order = "fcfs", .sched = "rr", .procs = 100,
                   .quantum = (hsim_time_t)1000000 * S};
     CU_ASSERT_EQUAL_FATAL(run(&w, &fcfs, a, &st), 0);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     CU_ASSERT_EQUAL_FATAL(run(&w, &rr, b, &st), 0);
     CU_ASSERT(same_schedule(a, b, w.n_jobs));
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     free(a);
     free(b);
     hsim_workload_free(&w);
@@ -260,7 +260,7 @@ static void preempt_case(int mode, hsim_time_t cost, hsim_time_t grace, hsim_tim
     CU_ASSERT_EQUAL(st.starts[0], 1 + stopped);
     CU_ASSERT_EQUAL(st.preemptions, (uint64_t)stopped);
     CU_ASSERT_EQUAL(st.ran[0], 1000 * S + l_lost + (stopped ? cost : 0));
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -298,7 +298,7 @@ static void test_preempt_guards(void)
     CU_ASSERT_EQUAL_FATAL(run(&w, &u, out, &st), 0);
     CU_ASSERT_EQUAL(out[1].start, 1000 * S);
     CU_ASSERT_EQUAL(st.preemptions, 0);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -323,7 +323,7 @@ static void test_preempt_cheapest(void)
     CU_ASSERT_EQUAL(st.starts[0], 1);
     CU_ASSERT_EQUAL(st.starts[1], 1);
     CU_ASSERT_EQUAL(out[2].end, 810 * S);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -350,14 +350,14 @@ static void test_suspend_keeps_memory(void)
     CU_ASSERT_EQUAL(out[0].node, 0);
     CU_ASSERT_EQUAL(st.held[0].mem_mb, 600);
     CU_ASSERT_EQUAL(st.node_busy[0], 1010 * S);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     /* S of 500 MiB does not fit beside the hold: nothing runs, and the
        hold is given back (L resumes after S) rather than wait for ever */
     w.jobs[1].mem_mb = 500;
     CU_ASSERT_EQUAL_FATAL(run(&w, &u, out, &st), 0);
     CU_ASSERT_EQUAL(out[1].start, 100 * S);
     CU_ASSERT_EQUAL(out[0].end, 1010 * S);
-    hsim_test_stats_free(&st);
+    hsim_run_stats_free(&st);
     hsim_workload_free(&w);
 }
 
@@ -413,8 +413,8 @@ static void test_conservation(void)
             CU_ASSERT(same_schedule(out, again, w.n_jobs));
             if (bad)
                 fprintf(stderr, "\nseed %lu, mode %d: %d jobs wrong\n", seed, mode, bad);
-            hsim_test_stats_free(&st);
-            hsim_test_stats_free(&st2);
+            hsim_run_stats_free(&st);
+            hsim_run_stats_free(&st2);
         }
         /* requeue alone, on a pool: each job's time run is its run plus
            what it lost */
@@ -424,7 +424,7 @@ static void test_conservation(void)
         CU_ASSERT_EQUAL_FATAL(run(&w, &u, out, &st), 0);
         CU_ASSERT_EQUAL(conserved(&w, out, &st, 1), 0);
         CU_ASSERT(st.preemptions > 0);
-        hsim_test_stats_free(&st);
+        hsim_run_stats_free(&st);
         free(out);
         free(again);
         hsim_workload_free(&w);
@@ -466,8 +466,8 @@ static void test_conservation_mixed(void)
                 fprintf(stderr, "\nmixed seed %lu, mode %d: %d jobs wrong\n", seed, mode, bad);
             CU_ASSERT_EQUAL_FATAL(run(&w, &u, again, &st2), 0);
             CU_ASSERT(same_schedule(out, again, w.n_jobs));
-            hsim_test_stats_free(&st);
-            hsim_test_stats_free(&st2);
+            hsim_run_stats_free(&st);
+            hsim_run_stats_free(&st2);
         }
         free(out);
         free(again);

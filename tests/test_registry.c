@@ -357,8 +357,8 @@ static void pool_combo(const combo_t *k, void *arg)
                     pc->referenced[r] |= hsim_schedulers[r] == k->sched;
             }
         }
-        hsim_test_stats_free(&sa);
-        hsim_test_stats_free(&sb);
+        hsim_run_stats_free(&sa);
+        hsim_run_stats_free(&sb);
         free(a);
         free(b);
     }
@@ -526,8 +526,8 @@ static void cluster_combo(const combo_t *k, void *arg)
                 CU_ASSERT_EQUAL(sa.passes, sb.passes);
                 cc->runs++;
             }
-            hsim_test_stats_free(&sa);
-            hsim_test_stats_free(&sb);
+            hsim_run_stats_free(&sa);
+            hsim_run_stats_free(&sb);
             free(a);
             free(b);
         }
