@@ -80,6 +80,12 @@ typedef struct hsim_run_config {
     hsim_spread_t spread;                /* with cluster: pack or spread */
     const struct hsim_failures *failures;/* with cluster: nodes that fail
                                             (failures.h); NULL: none */
+    /* Called every progress_every events with the jobs ended so far (a
+       progress line, sim/progress.h); NULL: never.  It must not touch
+       the run: the schedule is the same with it or without. */
+    void (*progress)(void *arg, size_t jobs_ended);
+    void *progress_arg;
+    uint64_t progress_every;             /* events between calls, >= 1 */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {
