@@ -45,7 +45,7 @@ static void usage(FILE *f)
           "cannot hold, for other tools.\n"
           "hsim help policies lists every queue order, scheduler, estimate and\n"
           "placement policy a [policy NAME] section can name.\n"
-          "hsim merge joins the folders that hsim --shard wrote under OUT.\n"
+          "hsim merge joins the folders that hsim --shard wrote into OUT/<name>/.\n"
           "\n"
           "options:\n"
           "  -q, --quiet     print no table and no progress line\n"

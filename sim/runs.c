@@ -79,6 +79,8 @@ typedef struct runs {
     pthread_t threads[HSIM_MAX_THREADS];
     size_t n_threads;
     int closing;
+    int load_failed;              /* a unit failed to load: none after it
+                                     loads ahead (-j 1 would stop there) */
 } runs_t;
 
 /* Replays task t (on any thread), with a progress line when asked. */
@@ -196,9 +198,12 @@ static void open_next(runs_t *R)
         else
             hsim_strlcpy(u->dir, x->dir, sizeof u->dir);
         hsim_unit_options_t uo = {.dir = u->dir, .title = x->c->name};
+        hsim_progress_hold(R->o->progress); /* loading may warn on stderr */
         rc = hsim_unit_open(&u->u, u->c, &uo, &u->err);
+        hsim_progress_release(R->o->progress);
     }
     u->rc = rc;
+    R->load_failed |= rc == HSIM_EINPUT || rc == HSIM_ENOMEM; /* they stop the run */
     if (R->threaded)
         pthread_mutex_lock(&R->lock);
     for (size_t t = u->first_task; rc && t < u->first_task + u->n_tasks; t++)
@@ -215,7 +220,7 @@ static void open_next(runs_t *R)
    tasks, up to width units ahead of the head. */
 static int load_more(const runs_t *R, size_t head)
 {
-    return R->opened < R->n_units && R->opened - head <= R->width &&
+    return !R->load_failed && R->opened < R->n_units && R->opened - head <= R->width &&
            R->ready - R->next < R->width;
 }
 
@@ -513,8 +518,10 @@ int hsim_runs(const hsim_runs_input_t *in, size_t n, const hsim_runs_options_t *
             exp_end(&R, x);
         if (x->rc) {
             status = status_of(x->rc) > status ? status_of(x->rc) : status;
+            hsim_progress_hold(o->progress);
             if (o->failed)
                 o->failed(o->failed_arg, x->in->file, x->rc, &x->err);
+            hsim_progress_release(o->progress);
         }
         hsim_free(x->c);
         x->c = NULL;

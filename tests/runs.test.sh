@@ -97,6 +97,20 @@ if [[ $part == all || $part == jobs ]]; then
   check "-j 5: the table is that of -j 1" cmp j1.out j5.out
   check "the tables name the three experiments in order" \
     test "$(grep -oE '^(trace|seeds|nodes):' j1.out | tr -d '\n')" = "trace:seeds:nodes:"
+  # bad input met when the second experiment loads stops the run there,
+  # whatever -j: the third is not touched
+  printf '; a bad line\n1 0 10 abc\n' >bad.swf
+  printf '[experiment]\nname = bad\n[workload]\npath = bad.swf\n[cluster]\nprocessors = 4\n[policy a]\n' \
+    >bad.ini
+  run_in b1 -j 1 ../trace.ini ../bad.ini ../seeds.ini
+  check "a bad trace second of three, -j 1: exit 2" test $rc -eq 2
+  run_in b2 -j 2 ../trace.ini ../bad.ini ../seeds.ini
+  check "a bad trace second of three, -j 2: exit 2" test $rc -eq 2
+  check "a bad trace, -j 2: the files of -j 1, the third experiment untouched" \
+    test -d b2/results/trace -a ! -e b2/results/seeds -a ! -e b1/results/seeds
+  check "a bad trace, -j 2: the same folders as -j 1" diff -r b1 b2
+  check "a bad trace, -j 2: the same table as -j 1" cmp b1.out b2.out
+  check "a bad trace: the message names the trace's line" grep -q 'bad.swf:2' b2.err
   # each experiment alone, one after the other: the same files
   for f in $all; do run_in alone -j 2 "../$f"; done
   check "three runs of one experiment each write the same files" diff -r j1 alone
