@@ -1,13 +1,19 @@
 /*
  * test_repeat.c - the means and 95% confidence intervals of repeats
- * (sim/repeat.h), on values worked by hand, and the CSV splitter that
- * reads the seeds' rows back.
+ * (sim/repeat.h), on values worked by hand, the CSV splitter that reads
+ * the seeds' rows back, and a repeated experiment under allocation
+ * failures.
  */
+#define _XOPEN_SOURCE 700 /* nftw() */
 #include "harness.h"
 
+#include "../sim/experiment.h"
 #include "../sim/repeat.h"
 
+#include <ftw.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* {1, 2, 3}: mean 2, sample standard deviation 1, so the half-width is
@@ -59,10 +65,69 @@ static void test_split(void)
     CU_ASSERT_EQUAL(hsim_repeat_split("abcdefgh", buf, 4, f, 8), -1);       /* too long */
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* An experiment of two seeds and two policies on two threads whose n-th
+   allocation fails, for n = 1, 2, ... until it runs through: every failure
+   is reported as out of memory and leaks nothing (the seeds' rows, the
+   means, the units loaded ahead); the run that goes through writes the
+   means. */
+static void test_repeat_enomem(void)
+{
+    char *dir = hsim_test_tmpdir("repeat-enomem");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    static hsim_config_t cfg; /* large */
+    char text[1024], ini[600], sum[700];
+    snprintf(ini, sizeof ini, "%s/t.ini", dir);
+    snprintf(text, sizeof text,
+             "[experiment]\nname = t\noutput = %s/out\nrepeat = 2\n"
+             "[workload]\nformat = lublin\njobs = 30\n[cluster]\nprocessors = 16\n"
+             "[policy a]\n[policy b]\nbackfill = easy\n", dir);
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL_FATAL(hsim_config_parse_string(text, ini, &cfg, &e), 0);
+    hsim_experiment_options_t o = {.quiet = 1, .threads = 2};
+    int ok = 0, enomem = 0, other = 0, leaks = 0;
+    for (long n = 1; n <= 20000 && !ok; n++) {
+        long live = hsim_alloc_live();
+        hsim_alloc_fail_after(n);
+        int rc = hsim_experiment_run(&cfg, &o, &e);
+        hsim_alloc_fail_after(0);
+        leaks += hsim_alloc_live() != live;
+        if (rc == 0)
+            ok = 1;
+        else if (rc == HSIM_ENOMEM)
+            enomem++;
+        else if (other++ < 3)
+            fprintf(stderr, "\nfailing allocation %ld gave %d: %s\n", n, rc, e.msg);
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(enomem >= 10);
+    CU_ASSERT_EQUAL(other, 0);
+    CU_ASSERT_EQUAL(leaks, 0);
+    snprintf(sum, sizeof sum, "%s/out/t/summary.csv", dir);
+    FILE *f = fopen(sum, "r");
+    char head[2048] = "";
+    CU_ASSERT_PTR_NOT_NULL(f);
+    if (f) {
+        CU_ASSERT_PTR_NOT_NULL(fgets(head, sizeof head, f));
+        fclose(f);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(head, ",repeats,jobs_ci95,"));
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("repeat");
     HSIM_TEST(s, test_mean_ci_by_hand);
     HSIM_TEST(s, test_mean_ci_undefined);
     HSIM_TEST(s, test_split);
+    HSIM_TEST(s, test_repeat_enomem);
 }
