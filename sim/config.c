@@ -23,7 +23,7 @@
    in its section's seen mask is 1u << index, and a [workload] or [cluster]
    key's line is wl_lines[index] or cl_lines[index] (those of [policy] and
    [nodes] are in config.h). */
-enum { EXP_NAME, EXP_OUTPUT, EXP_SEED };
+enum { EXP_NAME, EXP_OUTPUT, EXP_SEED, EXP_REPEAT };
 enum {
     WL_FORMAT, /* workload_key() reads these four */
     WL_PATH,
@@ -88,6 +88,7 @@ typedef struct parse {
     int wl_line;               /* line of [workload], 0 if none */
     int wl_lines[WL_KEYS];     /* line of [workload] key k, 0 if not given */
     int cl_lines[CL_KEYS];     /* line of [cluster] key k, 0 if not given */
+    int repeat_line;           /* line of [experiment] repeat, 0 if not given */
 } parse_t;
 
 /* Records an error at line, unless one at an earlier or the same line is
@@ -166,7 +167,8 @@ static int name_refused(parse_t *p, const char *what, const char *name, const ch
 static int file_name_refused(parse_t *p, const char *name)
 {
     static const char *const files[] = {"summary.csv", "classes.csv", "rejected.csv",
-                                        "cluster.csv", "summary.png", HSIM_LOCK_NAME};
+                                        "cluster.csv", "summary.png", "shard.txt",
+                                        HSIM_LOCK_NAME};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t n = strlen(files[i]), digits = 0;
         if (name[n] == '.') /* <file>.<pid>.part */
@@ -524,8 +526,18 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
             return 0;
         if (parse_u64(v, &c->seed))
             return fail(p, "seed: expected an integer in 0..18446744073709551615, found '%s'", v);
+    } else if (!strcmp(key, "repeat")) {
+        int32_t r;
+        if (!first_time(p, &p->seen_exp, NULL, EXP_REPEAT, key))
+            return 0;
+        if (parse_int(v, 1, HSIM_MAX_REPEAT, &r))
+            return fail(p, "repeat: expected a number of seeds in 1..%d, found '%s'",
+                        HSIM_MAX_REPEAT, v);
+        c->repeat = (uint32_t)r;
+        p->repeat_line = p->line;
     } else {
-        return fail(p, "unknown key '%s' in [experiment]: expected name, output or seed", key);
+        return fail(p, "unknown key '%s' in [experiment]: expected name, output, seed or "
+                       "repeat", key);
     }
     return 1;
 }
@@ -1065,6 +1077,7 @@ static void set_defaults(hsim_config_t *c, const char *path)
         snprintf(c->name, sizeof c->name, "experiment");
     snprintf(c->output, sizeof c->output, "results");
     c->seed = 1;
+    c->repeat = 1;
     snprintf(c->format, sizeof c->format, "swf");
     c->clean = HSIM_CLEAN_STANDARD;
     c->jobs = 10000;
@@ -1370,6 +1383,38 @@ static int preempt_check(parse_t *p)
     return 0;
 }
 
+/* repeat = R > 1: seeds seed..seed+R-1, each in a folder seed-S beside
+   the policies' (no policy of that name), and something that draws from
+   the seed, or every seed would give the same results.  0 or
+   HSIM_EINPUT at repeat's line. */
+static int repeat_check(parse_t *p, int generated)
+{
+    const hsim_config_t *c = p->c;
+    if (c->repeat <= 1)
+        return 0;
+    if (c->seed > UINT64_MAX - (c->repeat - 1))
+        return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: repeat = %u from seed %llu goes past the "
+                         "largest seed, 18446744073709551615", c->path, p->repeat_line,
+                         (unsigned)c->repeat, (unsigned long long)c->seed);
+    for (size_t k = 0; k < c->n_policies; k++) {
+        const char *n = c->policies[k].name;
+        if (!strncmp(n, "seed-", 5) && n[5] && strspn(n + 5, "0123456789") == strlen(n + 5))
+            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: policy name '%s': with repeat, each "
+                             "seed's results go to a folder of that form beside the policies",
+                             c->path, c->policies[k].line, n);
+    }
+    int drawn = generated || c->gpu_share > 0 || c->fpga_share > 0 ||
+                c->workflow == HSIM_WORKFLOW_DAG;
+    for (size_t k = 0; k < c->n_policies; k++)
+        drawn |= c->policies[k].failures && !c->failures[c->policies[k].failures - 1].trace[0];
+    if (!drawn)
+        return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: repeat = %u would run one schedule %u "
+                         "times: nothing here draws from the seed (a generator, gpu_share, "
+                         "fpga_share, workflow = dag, a failure model)", c->path,
+                         p->repeat_line, (unsigned)c->repeat, (unsigned)c->repeat);
+    return 0;
+}
+
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
@@ -1454,7 +1499,7 @@ static int finish(parse_t *p, int ini_rc)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: no [policy NAME] section: expected at least one", c->path,
                          p->line > 0 ? p->line : 1);
-    return 0;
+    return repeat_check(p, generated);
 }
 
 int hsim_config_read(const char *path, char **text, hsim_err_t *e)

@@ -142,6 +142,8 @@ typedef enum hsim_class_by {
     HSIM_CLASS_BY_NONE, HSIM_CLASS_BY_APP, HSIM_CLASS_BY_QUEUE, HSIM_CLASS_BY_PARTITION,
 } hsim_class_by_t;
 
+#define HSIM_MAX_REPEAT 10000
+
 typedef struct hsim_config {
     char path[HSIM_PATH_MAX];        /* the INI file */
     char dir[HSIM_PATH_MAX];         /* its folder: relative paths start here */
@@ -149,6 +151,8 @@ typedef struct hsim_config {
     char output[HSIM_PATH_MAX];      /* [experiment] output (default results,
                                         relative to the current directory) */
     uint64_t seed;                   /* [experiment] seed (default 1) */
+    uint32_t repeat;                 /* [experiment] repeat: seeds seed..
+                                        seed+repeat-1, 1..HSIM_MAX_REPEAT */
     char format[16];                 /* [workload] format: swf */
     char trace[HSIM_PATH_MAX];       /* [workload] path, resolved */
     int trace_line;                  /* where path was given, for messages */

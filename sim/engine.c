@@ -1249,6 +1249,8 @@ static int loop(run_t *r)
         int rc;
         r->stats.events++;
         r->now = ev.time;
+        if (r->cfg->progress && r->stats.events % r->cfg->progress_every == 0)
+            r->cfg->progress(r->cfg->progress_arg, r->n_done);
         if (source == FROM_SUBMISSIONS) {
             next_submit++;
             rc = hsim__submit_job(r, ev.job);

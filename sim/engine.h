@@ -92,6 +92,12 @@ typedef struct hsim_run_config {
                                             a checkpoint by a policy, >= 0 */
     hsim_time_t quantum;                 /* a time-slicing scheduler's slice
                                             (backfill = rr), > 0 */
+    /* Called every progress_every events with the jobs ended so far (a
+       progress line, sim/progress.h); NULL: never.  It must not touch
+       the run: the schedule is the same with it or without. */
+    void (*progress)(void *arg, size_t jobs_ended);
+    void *progress_arg;
+    uint64_t progress_every;             /* events between calls, >= 1 */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {

@@ -1,6 +1,12 @@
 /*
- * experiment.c - load once, replay under each policy, write the results.
+ * experiment.c - one experiment under one seed (a unit): load its workload
+ * once, replay it under each policy (on any thread), write the results in
+ * file order.  Which units and replays run, on how many threads, is
+ * runs.c's; a unit only keeps what each written policy added to the
+ * experiment's files (hsim_unit_record_t), for the repeats' means and the
+ * shards' manifests.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream() */
 #include "experiment.h"
 
 #include "report.h"
@@ -11,7 +17,7 @@
 #include "../workloads/swf.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Everything one experiment shares between its policies. */
@@ -32,12 +38,12 @@ typedef struct experiment {
     int32_t fail_type[HSIM_MAX_FAILURE_MODELS]; /* its node type, -1 all */
     int failures;                 /* some policy has failures: the summary's
                                      failure columns */
-    double (*fig)[HSIM_MAX_POLICIES]; /* [FIG_*][policy]: the chart's figures */
-    size_t n_done;                /* policies run so far */
+    double (*fig)[HSIM_MAX_POLICIES]; /* [HSIM_FIG_*][policy]: the chart's figures */
+    const char *labels[HSIM_MAX_POLICIES]; /* the chart's bars: the
+                                     policies written, in file order */
+    size_t n_done;                /* policies written so far */
+    const char *title;            /* the experiment's name (the chart's) */
 } experiment_t;
-
-/* The chart's figures, one row of x->fig each. */
-enum { FIG_WAIT_H, FIG_BSLD, FIG_UTIL_PCT, FIG_IMBALANCE, FIG_GPU_UTIL_PCT, FIGS };
 
 /* Whether the table and the chart show the GPUs' utilization: on a
    cluster with GPUs. */
@@ -56,30 +62,30 @@ static int name_width(const hsim_config_t *c)
     return (int)w;
 }
 
-/* summary.png: the policies side by side. */
-static int write_chart(const experiment_t *x, const char *dir, size_t n, hsim_err_t *e)
+int hsim_experiment_chart(const char *dir, const char *title, const char *const *labels,
+                          size_t n, double (*fig)[HSIM_MAX_POLICIES], int cluster, int gpus,
+                          hsim_err_t *e)
 {
-    const hsim_config_t *c = x->c;
-    const char *labels[HSIM_MAX_POLICIES];
-    for (size_t i = 0; i < n; i++)
-        labels[i] = c->policies[i].name;
     /* utilization is the processors' (the cores'); a GPU cluster's GPUs
        get a panel of their own, as its cores may sit nearly idle */
     hsim_chart_panel_t panels[5] = {
-        {"average wait (h)", x->fig[FIG_WAIT_H]},
-        {"average bounded slowdown", x->fig[FIG_BSLD]},
-        {x->has_cluster ? "core utilization (%)" : "utilization (%)", x->fig[FIG_UTIL_PCT]},
+        {"average wait (h)", fig[HSIM_FIG_WAIT_H]},
+        {"average bounded slowdown", fig[HSIM_FIG_BSLD]},
+        {cluster ? "core utilization (%)" : "utilization (%)", fig[HSIM_FIG_UTIL_PCT]},
     };
     size_t n_panels = 3;
-    if (table_gpus(x))
+    if (gpus)
         panels[n_panels++] = (hsim_chart_panel_t){"GPU utilization (%)",
-                                                  x->fig[FIG_GPU_UTIL_PCT]};
-    if (x->has_cluster)
+                                                  fig[HSIM_FIG_GPU_UTIL_PCT]};
+    if (cluster)
         panels[n_panels++] = (hsim_chart_panel_t){"load imbalance (CV)",
-                                                  x->fig[FIG_IMBALANCE]};
+                                                  fig[HSIM_FIG_IMBALANCE]};
     char path[HSIM_PATH_MAX * 2 + 16];
     snprintf(path, sizeof path, "%s/summary.png", dir);
-    return hsim_chart_bars(path, c->name, labels, n, panels, n_panels, e);
+    const char *l[HSIM_MAX_POLICIES];
+    for (size_t i = 0; i < n; i++)
+        l[i] = labels[i];
+    return hsim_chart_bars(path, title, l, n, panels, n_panels, e);
 }
 
 static int write_nodes(const experiment_t *x, const char *path, const hsim_run_stats_t *st,
@@ -124,8 +130,9 @@ static int write_cluster(const experiment_t *x, const char *path, hsim_err_t *e)
     return hsim_report_close(&r, e);
 }
 
-/* classes.csv rows: average job completion time per job class. */
-static void write_classes(const experiment_t *x, const char *policy, const hsim_outcome_t *out)
+/* classes.csv rows, into f: average job completion time per job class. */
+static void write_classes(FILE *f, const experiment_t *x, const char *policy,
+                          const hsim_outcome_t *out)
 {
     const hsim_workload_t *w = &x->w;
     for (size_t k = 0; k < w->n_classes; k++) {
@@ -139,33 +146,33 @@ static void write_classes(const experiment_t *x, const char *policy, const hsim_
             wait += (double)(o->start - hsim_outcome_submit(&w->jobs[i], o)) / HSIM_SECOND;
             n++;
         }
-        fprintf(x->classes.f, "%s,", policy);
-        hsim_report_csv_field(x->classes.f, w->classes[k]);
-        fprintf(x->classes.f, ",%zu", n); /* none ran: no average (NaN) */
-        hsim_report_figure(x->classes.f, 3, n ? jct / (double)n : NAN);
-        hsim_report_figure(x->classes.f, 3, n ? wait / (double)n : NAN);
-        fputc('\n', x->classes.f);
+        fprintf(f, "%s,", policy);
+        hsim_report_csv_field(f, w->classes[k]);
+        fprintf(f, ",%zu", n); /* none ran: no average (NaN) */
+        hsim_report_figure(f, 3, n ? jct / (double)n : NAN);
+        hsim_report_figure(f, 3, n ? wait / (double)n : NAN);
+        fputc('\n', f);
     }
 }
 
-static void summary_header(const experiment_t *x)
+static void summary_header(FILE *f, const experiment_t *x)
 {
-    hsim_report_summary_header(x->summary.f);
+    hsim_report_summary_header(f);
     if (x->has_cluster) {
-        fputs(",load_imbalance,util_cores,util_memory,util_fpgas,util_gpus", x->summary.f);
+        fputs(",load_imbalance,util_cores,util_memory,util_fpgas,util_gpus", f);
         for (size_t k = 0; k < x->cluster.n_models; k++) {
             /* a model's name is free text (gpu_model, a node list's
                column): quoted when it holds a comma, as in cluster.csv */
             char col[HSIM_TYPE_NAME_MAX + 16];
             snprintf(col, sizeof col, "util_gpus_%s", x->cluster.models[k]);
-            fputc(',', x->summary.f);
-            hsim_report_csv_field(x->summary.f, col);
+            fputc(',', f);
+            hsim_report_csv_field(f, col);
         }
     }
-    fputs(",expiries", x->summary.f); /* last: the cluster columns vary */
+    fputs(",expiries", f); /* last: the cluster columns vary */
     if (x->failures) /* extensions come after it */
-        fputs(",failures,jobs_hit,work_lost_core_h,availability", x->summary.f);
-    fputc('\n', x->summary.f);
+        fputs(",failures,jobs_hit,work_lost_core_h,availability", f);
+    fputc('\n', f);
 }
 
 /* One policy's replay.  It reads the experiment (workload, cluster) and
@@ -184,7 +191,7 @@ typedef struct replay {
     hsim_failures_t failures;     /* with the policy's failures = NAME */
 } replay_t;
 
-static void replay_run(replay_t *r)
+static void replay_run(replay_t *r, const hsim_unit_progress_t *hook)
 {
     const experiment_t *x = r->x;
     const hsim_policy_config_t *pc = r->pc;
@@ -205,6 +212,11 @@ static void replay_run(replay_t *r)
         .switch_cost = (hsim_time_t)llround(pc->switch_cost_s * HSIM_SECOND),
         .quantum = (hsim_time_t)llround(pc->quantum_s * HSIM_SECOND),
     };
+    if (hook && hook->cb) {
+        cfg.progress = hook->cb;
+        cfg.progress_arg = hook->arg;
+        cfg.progress_every = hook->every ? hook->every : 1;
+    }
     if (pc->failures) {
         int k = pc->failures - 1;
         const hsim_failures_config_t *fc = &x->c->failures[k];
@@ -231,111 +243,49 @@ static void replay_run(replay_t *r)
 static void replay_free(replay_t *r)
 {
     hsim_free(r->out);
-    hsim_free(r->st.node_busy);
-    hsim_free(r->st.node_jobs);
-    hsim_free(r->st.ranges);
-    hsim_free(r->st.held);
-    hsim_free(r->st.starts);
-    hsim_free(r->st.lost);
-    hsim_free(r->st.ran);
-    r->st.starts = NULL;
-    r->st.lost = NULL;
-    r->st.ran = NULL;
     r->out = NULL;
-    r->st.node_busy = NULL;
-    r->st.node_jobs = NULL;
-    r->st.ranges = NULL;
-    r->st.held = NULL;
+    hsim_run_stats_free(&r->st);
 }
 
-/* Threads that take replays in file order, each the next one not yet
-   taken, so a long replay does not hold up the short ones after it. */
-typedef struct pool {
-    replay_t *r;                  /* [n] */
-    size_t n;
-    size_t next;                  /* the next replay to take; n = none */
-    pthread_mutex_t lock;
-    pthread_cond_t ended;         /* a replay finished */
-    pthread_t threads[HSIM_MAX_THREADS];
-    size_t n_threads;             /* started */
-} pool_t;
+/* Text written through a FILE and kept: open_memstream()'s buffer, copied
+   into a string of hsim's allocator when the capture ends. */
+typedef struct capture {
+    FILE *f;
+    char *buf;                    /* open_memstream()'s, freed with free() */
+    size_t len;
+} capture_t;
 
-static void *pool_work(void *arg)
+static int capture_open(capture_t *k)
 {
-    pool_t *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t k = p->next < p->n ? p->next++ : p->n;
-        pthread_mutex_unlock(&p->lock);
-        if (k == p->n)
-            return NULL;
-        replay_run(&p->r[k]);
-        pthread_mutex_lock(&p->lock);
-        p->r[k].finished = 1;
-        pthread_cond_broadcast(&p->ended);
-        pthread_mutex_unlock(&p->lock);
-    }
+    k->buf = NULL;
+    k->len = 0;
+    k->f = open_memstream(&k->buf, &k->len);
+    return k->f ? 0 : HSIM_ENOMEM;
 }
 
-/* Starts up to width threads on r[0..n).  0, or -1 when none could start
-   (the caller then replays on its own thread). */
-static int pool_start(pool_t *p, replay_t *r, size_t n, size_t width)
+/* Ends k (not open: nothing to do); its text into *out (NULL when out is
+   NULL or on failure; the caller frees it).  0 or HSIM_ENOMEM. */
+static int capture_close(capture_t *k, char **out)
 {
-    memset(p, 0, sizeof *p);
-    p->r = r;
-    p->n = n;
-    if (pthread_mutex_init(&p->lock, NULL))
-        return -1;
-    if (pthread_cond_init(&p->ended, NULL)) {
-        pthread_mutex_destroy(&p->lock);
-        return -1;
-    }
-    for (size_t k = 0; k < width; k++)
-        if (pthread_create(&p->threads[p->n_threads], NULL, pool_work, p) == 0)
-            p->n_threads++;
-    if (p->n_threads)
+    if (!k->f)
         return 0;
-    pthread_cond_destroy(&p->ended);
-    pthread_mutex_destroy(&p->lock);
-    return -1;
+    int bad = fclose(k->f) != 0;
+    k->f = NULL;
+    char *s = bad || !out ? NULL : hsim_strdup(k->buf ? k->buf : "");
+    free(k->buf);
+    if (out)
+        *out = s;
+    return out && !s ? HSIM_ENOMEM : 0;
 }
 
-/* Waits until replay k has finished. */
-static void pool_wait(pool_t *p, size_t k)
+/* A replay's own files: <dir>/<policy>/jobs.csv, nodes.csv. */
+static int write_policy_files(const experiment_t *x, const char *top, const replay_t *r,
+                              hsim_err_t *e)
 {
-    pthread_mutex_lock(&p->lock);
-    while (!p->r[k].finished)
-        pthread_cond_wait(&p->ended, &p->lock);
-    pthread_mutex_unlock(&p->lock);
-}
-
-/* Lets the replays under way end, starts no more, and joins the threads. */
-static void pool_stop(pool_t *p)
-{
-    pthread_mutex_lock(&p->lock);
-    p->next = p->n;
-    pthread_mutex_unlock(&p->lock);
-    for (size_t k = 0; k < p->n_threads; k++)
-        pthread_join(p->threads[k], NULL);
-    pthread_cond_destroy(&p->ended);
-    pthread_mutex_destroy(&p->lock);
-}
-
-/* Writes a replay's files and its summary rows. */
-static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_err_t *e)
-{
-    const hsim_config_t *c = x->c;
-    const hsim_policy_config_t *pc = r->pc;
-    int rc = r->rc;
-    if (rc == HSIM_ENOMEM)
-        return rc;
-    if (rc) {
-        return hsim_errf(e, HSIM_ERUN, "%s: policy '%s' failed: %s", c->path, pc->name,
-                         r->err.msg);
-    }
     char dir[HSIM_PATH_MAX * 2], path[HSIM_PATH_MAX * 2 + 16];
-    snprintf(dir, sizeof dir, "%s/%s/%s", c->output, c->name, pc->name);
-    if ((rc = hsim_mkdirs(dir, e)) == 0) {
+    snprintf(dir, sizeof dir, "%s/%s", top, r->pc->name);
+    int rc = hsim_mkdirs(dir, e);
+    if (rc == 0) {
         snprintf(path, sizeof path, "%s/jobs.csv", dir);
         rc = hsim_report_jobs_stops(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
                                     r->st.ranges, r->st.starts, r->st.lost, r->st.ran, e);
@@ -344,82 +294,82 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         snprintf(path, sizeof path, "%s/nodes.csv", dir);
         rc = write_nodes(x, path, &r->st, e);
     }
-    if (rc == 0)
-        rc = hsim_metrics_compute(&x->w, r->out, x->capacity, s);
-    if (rc == 0) {
-        hsim_report_summary_row(x->summary.f, pc->name, s, x->w.n_rejected);
-        if (x->has_cluster) {
-            hsim_cluster_metrics_t m;
-            hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
-            const double util[] = {m.load_imbalance, m.util_cores, m.util_mem, m.util_fpgas,
-                                   m.util_all_gpus};
-            r->gpu_util = m.util_all_gpus;
-            for (size_t k = 0; k < sizeof util / sizeof util[0]; k++)
-                hsim_report_figure(x->summary.f, 6, util[k]);
-            for (size_t k = 0; k < x->cluster.n_models; k++)
-                hsim_report_figure(x->summary.f, 6, m.util_gpus[k]);
-            x->fig[FIG_IMBALANCE][x->n_done] = m.load_imbalance;
-            x->fig[FIG_GPU_UTIL_PCT][x->n_done] = 100 * m.util_all_gpus;
-        }
-        /* NaN when no job ran: n/a in the chart */
-        x->fig[FIG_WAIT_H][x->n_done] = s->wait.avg / 3600;
-        x->fig[FIG_BSLD][x->n_done] = s->bsld.avg;
-        x->fig[FIG_UTIL_PCT][x->n_done] = 100 * s->utilization;
-        x->n_done++;
-        fprintf(x->summary.f, ",%llu", (unsigned long long)r->st.expiries);
-        if (x->failures) {
-            int on = r->st.starts != NULL; /* else nothing fails */
-            fprintf(x->summary.f, ",%llu,%llu", (unsigned long long)r->st.failures,
-                    (unsigned long long)r->st.jobs_hit);
-            hsim_report_figure(x->summary.f, 3, on ? r->st.lost_core_s / 3600 : 0);
-            hsim_report_figure(x->summary.f, 6, on ? r->st.availability : 1);
-        }
-        fputc('\n', x->summary.f);
-        write_classes(x, pc->name, r->out);
-        if (x->workflows.f)
-            rc = hsim_workflows_write(x->workflows.f, pc->name, &x->w, r->out);
-    }
     return rc;
 }
 
-/* Replays every policy, on o->threads threads when more than one, and
-   writes the results in file order as they come, so the files are the
-   same whatever the number of threads. */
-static int run_policies(experiment_t *x, const hsim_experiment_options_t *o, hsim_err_t *e)
+/* A replay's summary.csv row into f, its bars into x->fig. */
+static void summary_row(FILE *f, experiment_t *x, replay_t *r, const hsim_summary_t *s)
 {
-    const hsim_config_t *c = x->c;
-    size_t n = c->n_policies;
-    replay_t *r = hsim_calloc(n, sizeof *r);
-    if (!r)
-        return HSIM_ENOMEM;
-    for (size_t k = 0; k < n; k++) {
-        r[k].x = x;
-        r[k].pc = &c->policies[k];
-        r[k].gpu_util = NAN;
+    hsim_report_summary_row(f, r->pc->name, s, x->w.n_rejected);
+    if (x->has_cluster) {
+        hsim_cluster_metrics_t m;
+        hsim_cluster_metrics_compute(&r->st, &x->cluster, s->makespan, &m);
+        const double util[] = {m.load_imbalance, m.util_cores, m.util_mem, m.util_fpgas,
+                               m.util_all_gpus};
+        r->gpu_util = m.util_all_gpus;
+        for (size_t k = 0; k < sizeof util / sizeof util[0]; k++)
+            hsim_report_figure(f, 6, util[k]);
+        for (size_t k = 0; k < x->cluster.n_models; k++)
+            hsim_report_figure(f, 6, m.util_gpus[k]);
+        x->fig[HSIM_FIG_IMBALANCE][x->n_done] = m.load_imbalance;
+        x->fig[HSIM_FIG_GPU_UTIL_PCT][x->n_done] = 100 * m.util_all_gpus;
     }
-    size_t width = o->threads > 1 ? (size_t)o->threads : 1;
-    pool_t pool;
-    int threaded = width > 1 && n > 1 && pool_start(&pool, r, n, width < n ? width : n) == 0;
-    int rc = 0;
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        if (threaded)
-            pool_wait(&pool, k);
-        else
-            replay_run(&r[k]);
-        hsim_summary_t s;
-        if ((rc = write_replay(x, &r[k], &s, e)) == 0 && !o->quiet) {
-            hsim_report_table_row(stdout, name_width(c), r[k].pc->name, &s, table_gpus(x),
-                                  r[k].gpu_util);
-            hsim_report_table_flush(stdout);
-        }
-        replay_free(&r[k]);
+    /* NaN when no job ran: n/a in the chart */
+    x->fig[HSIM_FIG_WAIT_H][x->n_done] = s->wait.avg / 3600;
+    x->fig[HSIM_FIG_BSLD][x->n_done] = s->bsld.avg;
+    x->fig[HSIM_FIG_UTIL_PCT][x->n_done] = 100 * s->utilization;
+    fprintf(f, ",%llu", (unsigned long long)r->st.expiries);
+    if (x->failures) {
+        int on = r->st.starts != NULL; /* else nothing fails */
+        fprintf(f, ",%llu,%llu", (unsigned long long)r->st.failures,
+                (unsigned long long)r->st.jobs_hit);
+        hsim_report_figure(f, 3, on ? r->st.lost_core_s / 3600 : 0);
+        hsim_report_figure(f, 6, on ? r->st.availability : 1);
     }
-    if (threaded)
-        pool_stop(&pool);
-    for (size_t k = 0; k < n; k++)
-        replay_free(&r[k]); /* those that ended after a failure */
-    hsim_free(r);
-    return rc;
+    fputc('\n', f);
+}
+
+/* Writes a replay's files and what it adds to the experiment's files, and
+   keeps the latter in rec. */
+static int write_replay(experiment_t *x, const char *top, replay_t *r, hsim_unit_record_t *rec,
+                        hsim_err_t *e)
+{
+    const hsim_policy_config_t *pc = r->pc;
+    int rc = r->rc;
+    if (rc == HSIM_ENOMEM)
+        return rc;
+    if (rc)
+        return hsim_errf(e, HSIM_ERUN, "%s: policy '%s' failed: %s", x->c->path, pc->name,
+                         r->err.msg);
+    if ((rc = write_policy_files(x, top, r, e)))
+        return rc;
+    if ((rc = hsim_metrics_compute(&x->w, r->out, x->capacity, &rec->s)))
+        return rc;
+    capture_t k[3] = {{0}};
+    for (size_t i = 0; i < 3 && rc == 0; i++)
+        rc = capture_open(&k[i]);
+    if (rc == 0) {
+        summary_row(k[0].f, x, r, &rec->s);
+        write_classes(k[1].f, x, pc->name, r->out);
+        if (x->workflows.f)
+            rc = hsim_workflows_write(k[2].f, pc->name, &x->w, r->out);
+    }
+    char **texts[3] = {&rec->summary, &rec->classes, &rec->workflows};
+    for (size_t i = 0; i < 3; i++) {
+        int rc2 = capture_close(&k[i], rc ? NULL : texts[i]);
+        rc = rc ? rc : rc2;
+    }
+    if (rc)
+        return rc;
+    for (size_t f = 0; f < HSIM_FIGS; f++)
+        rec->fig[f] = x->fig[f][x->n_done];
+    rec->gpu_util = r->gpu_util;
+    x->labels[x->n_done++] = pc->name;
+    fputs(rec->summary, x->summary.f);
+    fputs(rec->classes, x->classes.f);
+    if (x->workflows.f)
+        fputs(rec->workflows, x->workflows.f);
+    return 0;
 }
 
 /* The failure traces, read once for every policy, and the node types
@@ -471,7 +421,7 @@ static int prepare(experiment_t *x, hsim_err_t *e)
         return rc;
     if ((rc = hsim_experiment_check_meaning(c, &x->w, stderr, e)))
         return rc;
-    x->fig = hsim_calloc(FIGS, sizeof *x->fig);
+    x->fig = hsim_calloc(HSIM_FIGS, sizeof *x->fig);
     return x->fig ? 0 : HSIM_ENOMEM;
 }
 
@@ -484,90 +434,191 @@ void hsim_experiment_name(hsim_err_t *e, const char *ini)
     hsim_errf(e, 0, "%s: %s", ini, was.msg);
 }
 
-int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t *o,
-                        hsim_err_t *e)
-{
+
+/* One experiment under one seed, under way (experiment.h). */
+struct hsim_unit {
     experiment_t x;
-    memset(&x, 0, sizeof x);
-    x.c = c;
-    char dir[HSIM_PATH_MAX * 2], spath[HSIM_PATH_MAX * 2 + 16], cpath[HSIM_PATH_MAX * 2 + 16];
-    snprintf(dir, sizeof dir, "%s/%s", c->output, c->name);
-    snprintf(spath, sizeof spath, "%s/summary.csv", dir);
-    snprintf(cpath, sizeof cpath, "%s/classes.csv", dir);
-    char wpath[HSIM_PATH_MAX * 2 + 16]; /* the report keeps it until closed */
-    snprintf(wpath, sizeof wpath, "%s/workflows.csv", dir);
-    int rc = prepare(&x, e);
-    if (rc == 0)
-        rc = hsim_mkdirs(dir, e);
-    int lock = -1; /* held from before the first file to after the last */
-    if (rc == 0) {
+    replay_t *r;                  /* [n_policies] */
+    hsim_unit_record_t *rec;      /* [n_policies]: those written */
+    char *header;                 /* summary.csv's header line */
+    int lock;                     /* the results folder's, -1 none */
+    char dir[HSIM_PATH_MAX * 2];  /* the results folder */
+    char spath[HSIM_PATH_MAX * 2 + 16], cpath[HSIM_PATH_MAX * 2 + 16];
+    char wpath[HSIM_PATH_MAX * 2 + 16]; /* the reports keep them until closed */
+};
+
+/* The unit's folder, its lock and the files it writes from the start. */
+static int unit_files(hsim_unit_t *u, hsim_err_t *e)
+{
+    const hsim_config_t *c = u->x.c;
+    int rc = hsim_mkdirs(u->dir, e);
+    if (rc == 0) { /* held from before the first file to after the last */
         const char *subdirs[HSIM_MAX_POLICIES];
         for (size_t k = 0; k < c->n_policies; k++)
             subdirs[k] = c->policies[k].name;
-        rc = hsim_results_lock(dir, subdirs, c->n_policies, &lock, e);
+        rc = hsim_results_lock(u->dir, subdirs, c->n_policies, &u->lock, e);
         if (rc == HSIM_ERUN)
             hsim_experiment_name(e, c->path); /* which run found it taken */
     }
+    char path[HSIM_PATH_MAX * 2 + 16];
     if (rc == 0) {
-        char path[HSIM_PATH_MAX * 2 + 16];
-        snprintf(path, sizeof path, "%s/rejected.csv", dir);
-        rc = hsim_report_rejected(path, &x.w, e);
+        snprintf(path, sizeof path, "%s/rejected.csv", u->dir);
+        rc = hsim_report_rejected(path, &u->x.w, e);
     }
-    if (rc == 0 && x.has_cluster) {
-        char path[HSIM_PATH_MAX * 2 + 16];
-        snprintf(path, sizeof path, "%s/cluster.csv", dir);
-        rc = write_cluster(&x, path, e);
+    if (rc == 0 && u->x.has_cluster) {
+        snprintf(path, sizeof path, "%s/cluster.csv", u->dir);
+        rc = write_cluster(&u->x, path, e);
     }
     if (rc == 0)
-        rc = hsim_report_open(&x.summary, spath, NULL, e);
+        rc = hsim_report_open(&u->x.summary, u->spath, NULL, e);
     if (rc == 0)
-        rc = hsim_report_open(&x.classes, cpath, "policy,class,jobs,avg_jct,avg_wait\n", e);
-    if (rc == 0 && x.w.deps && x.w.deps->n_workflows)
-        rc = hsim_report_open(&x.workflows, wpath, HSIM_WORKFLOWS_HEADER, e);
+        rc = hsim_report_open(&u->x.classes, u->cpath, HSIM_CLASSES_HEADER, e);
+    if (rc == 0 && u->x.w.deps && u->x.w.deps->n_workflows)
+        rc = hsim_report_open(&u->x.workflows, u->wpath, HSIM_WORKFLOWS_HEADER, e);
+    capture_t k = {0};
+    if (rc == 0 && (rc = capture_open(&k)) == 0) {
+        summary_header(k.f, &u->x);
+        rc = capture_close(&k, &u->header);
+    }
+    if (rc == 0)
+        fputs(u->header, u->x.summary.f);
+    return rc;
+}
+
+int hsim_unit_open(hsim_unit_t **out, const hsim_config_t *c, const hsim_unit_options_t *o,
+                   hsim_err_t *e)
+{
+    *out = NULL;
+    hsim_unit_t *u = hsim_calloc(1, sizeof *u);
+    if (!u)
+        return HSIM_ENOMEM;
+    u->lock = -1;
+    u->x.c = c;
+    u->x.title = o->title ? o->title : c->name;
+    hsim_strlcpy(u->dir, o->dir, sizeof u->dir);
+    snprintf(u->spath, sizeof u->spath, "%s/summary.csv", u->dir);
+    snprintf(u->cpath, sizeof u->cpath, "%s/classes.csv", u->dir);
+    snprintf(u->wpath, sizeof u->wpath, "%s/workflows.csv", u->dir);
+    int rc = prepare(&u->x, e);
     if (rc == 0) {
-        summary_header(&x);
-        if (!o->quiet) {
-            if (x.has_cluster)
-                printf("%s: %zu jobs (%zu rejected) on %zu nodes, %lld cores, %lld GPUs -> %s/\n",
-                       c->name, x.w.n_jobs, x.w.n_rejected, x.cluster.n_nodes,
-                       (long long)x.cluster.total_cores, (long long)x.cluster.total_gpus, dir);
-            else
-                printf("%s: %zu jobs (%zu rejected) on %d processors -> %s/\n", c->name,
-                       x.w.n_jobs, x.w.n_rejected, x.capacity, dir);
-            hsim_report_table_header(stdout, name_width(c), table_gpus(&x));
-        }
+        u->r = hsim_calloc(c->n_policies, sizeof *u->r);
+        u->rec = hsim_calloc(c->n_policies, sizeof *u->rec);
+        rc = u->r && u->rec ? 0 : HSIM_ENOMEM;
     }
-    if (rc == 0)
-        rc = run_policies(&x, o, e);
-    if (rc == 0)
-        rc = write_chart(&x, dir, x.n_done, e);
+    for (size_t k = 0; rc == 0 && k < c->n_policies; k++) {
+        u->r[k].x = &u->x;
+        u->r[k].pc = &c->policies[k];
+        u->r[k].gpu_util = NAN;
+    }
+    if (rc) {
+        hsim_unit_close(u, 0, NULL);
+        if (rc == HSIM_EIO)
+            hsim_experiment_name(e, c->path); /* a results file */
+        return rc;
+    }
+    *out = u;
+    return 0;
+}
+
+int hsim_unit_begin(hsim_unit_t *u, hsim_err_t *e)
+{
+    int rc = unit_files(u, e);
+    if (rc == HSIM_EIO)
+        hsim_experiment_name(e, u->x.c->path); /* a results file */
+    return rc;
+}
+
+void hsim_unit_replay(hsim_unit_t *u, size_t k, const hsim_unit_progress_t *hook)
+{
+    replay_run(&u->r[k], hook);
+}
+
+size_t hsim_unit_jobs(const hsim_unit_t *u) { return u->x.w.n_jobs; }
+
+int hsim_unit_write(hsim_unit_t *u, size_t k, hsim_err_t *e)
+{
+    int rc = write_replay(&u->x, u->dir, &u->r[k], &u->rec[k], e);
+    replay_free(&u->r[k]);
+    if (rc == HSIM_EIO)
+        hsim_experiment_name(e, u->x.c->path); /* a results file */
+    return rc;
+}
+
+const hsim_unit_record_t *hsim_unit_record(const hsim_unit_t *u, size_t k)
+{
+    return &u->rec[k];
+}
+
+const char *hsim_unit_header(const hsim_unit_t *u) { return u->header; }
+int hsim_unit_cluster(const hsim_unit_t *u) { return u->x.has_cluster; }
+int hsim_unit_gpus(const hsim_unit_t *u) { return table_gpus(&u->x); }
+int hsim_unit_workflows(const hsim_unit_t *u) { return u->x.workflows.f != NULL; }
+
+void hsim_unit_print_header(const hsim_unit_t *u, FILE *f, const char *dir, const char *note,
+                            int columns)
+{
+    const experiment_t *x = &u->x;
+    if (x->has_cluster)
+        fprintf(f, "%s: %zu jobs (%zu rejected) on %zu nodes, %lld cores, %lld GPUs -> %s/%s\n",
+                x->title, x->w.n_jobs, x->w.n_rejected, x->cluster.n_nodes,
+                (long long)x->cluster.total_cores, (long long)x->cluster.total_gpus, dir, note);
+    else
+        fprintf(f, "%s: %zu jobs (%zu rejected) on %d processors -> %s/%s\n", x->title,
+                x->w.n_jobs, x->w.n_rejected, x->capacity, dir, note);
+    if (columns)
+        hsim_report_table_header(f, name_width(x->c), table_gpus(x));
+}
+
+void hsim_unit_print_row(const hsim_unit_t *u, size_t k, FILE *f)
+{
+    hsim_report_table_row(f, name_width(u->x.c), u->x.c->policies[k].name, &u->rec[k].s,
+                          table_gpus(&u->x), u->rec[k].gpu_util);
+}
+
+int hsim_unit_close(hsim_unit_t *u, int ok, hsim_err_t *e)
+{
+    experiment_t *x = &u->x;
+    int rc = ok ? hsim_experiment_chart(u->dir, x->title, x->labels, x->n_done, x->fig,
+                                        x->has_cluster, table_gpus(x), e)
+                : 0;
     /* A failed run's summary and classes lack its later policies: an
        earlier run's whole files stay.  Else the first error is the one to
        report: a summary that filled the disk, not the classes that found
        it full after it. */
-    if (rc) {
-        hsim_report_discard(&x.summary);
-        hsim_report_discard(&x.classes);
-        hsim_report_discard(&x.workflows);
+    if (!ok || rc) {
+        hsim_report_discard(&x->summary);
+        hsim_report_discard(&x->classes);
+        hsim_report_discard(&x->workflows);
     } else {
         hsim_err_t later = {{0}};
-        rc = hsim_report_close(&x.summary, e);
-        int rc3 = hsim_report_close(&x.classes, rc ? &later : e);
+        rc = hsim_report_close(&x->summary, e);
+        int rc3 = hsim_report_close(&x->classes, rc ? &later : e);
         if (!rc)
             rc = rc3;
-        rc3 = hsim_report_close(&x.workflows, rc ? &later : e);
+        rc3 = hsim_report_close(&x->workflows, rc ? &later : e);
         if (!rc)
             rc = rc3;
     }
-    hsim_results_unlock(dir, lock);
-    hsim_free(x.fig);
+    hsim_results_unlock(u->dir, u->lock);
+    for (size_t k = 0; u->r && k < x->c->n_policies; k++)
+        replay_free(&u->r[k]); /* those that ended after a failure */
+    for (size_t k = 0; u->rec && k < x->c->n_policies; k++) {
+        hsim_free(u->rec[k].summary);
+        hsim_free(u->rec[k].classes);
+        hsim_free(u->rec[k].workflows);
+    }
+    hsim_free(u->r);
+    hsim_free(u->rec);
+    hsim_free(u->header);
+    hsim_free(x->fig);
     for (size_t i = 0; i < HSIM_MAX_FAILURE_MODELS; i++)
-        hsim_free(x.outages[i]);
-    if (x.has_cluster)
-        hsim_cluster_free(&x.cluster);
-    hsim_spec_free(&x.spec);
-    hsim_workload_free(&x.w);
+        hsim_free(x->outages[i]);
+    if (x->has_cluster)
+        hsim_cluster_free(&x->cluster);
+    hsim_spec_free(&x->spec);
+    hsim_workload_free(&x->w);
     if (rc == HSIM_EIO)
-        hsim_experiment_name(e, c->path); /* a results file */
+        hsim_experiment_name(e, x->c->path); /* a results file */
+    hsim_free(u);
     return rc;
 }

@@ -10,7 +10,10 @@
 
 #include "describe.h"
 #include "predict_cli.h"
+#include "progress.h"
 #include "report.h"
+#include "runs.h"
+#include "shard.h"
 
 #include "../policies/placement.h"
 #include "../policies/registry.h"
@@ -30,6 +33,7 @@
 static void usage(FILE *f)
 {
     fputs("usage: hsim [options] FILE.ini...\n"
+          "       hsim merge OUT SHARD_DIR...\n"
           "       hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n"
           "       hsim help policies\n"
           "Runs each experiment: replays its workload under each [policy NAME]\n"
@@ -41,13 +45,18 @@ static void usage(FILE *f)
           "cannot hold, for other tools.\n"
           "hsim help policies lists every queue order, scheduler, estimate and\n"
           "placement policy a [policy NAME] section can name.\n"
+          "hsim merge joins the folders that hsim --shard wrote into OUT/<name>/.\n"
           "\n"
           "options:\n"
-          "  -q, --quiet     print no table\n"
-          "  -j, --threads N replay up to N policies of an experiment at once\n"
-          "                  (default 1; the files are the same for any N)\n"
+          "  -q, --quiet     print no table and no progress line\n"
+          "  -j, --threads N replay up to N policies at once, of one experiment\n"
+          "                  or of several (default 1; the files and the table\n"
+          "                  are the same for any N)\n"
+          "  --shard I/N     run every N-th (experiment, seed, policy) triple,\n"
+          "                  from the I-th (1..N), into <output>/shard-I-of-N/\n"
           "  -h, --help      this help\n"
           "  -V, --version   the version\n"
+          "On a terminal, standard error shows a progress line of the replays.\n"
           "exit status: 0 ok, 1 a run failed, 2 bad usage or bad input\n"
           "manual: man hsim, or docs/ in the source tree\n",
           f);
@@ -401,40 +410,54 @@ static int check_all(int n, char **files, char **texts)
     return status;
 }
 
-/* Runs the n experiments whose INI texts check_all() read, in order.  A
-   run that fails does not stop the others (1 at the end); bad input found
-   when a workload loads stops there (2). */
-static int run_all(int n, char **files, char **texts, const hsim_experiment_options_t *opt)
+/* hsim_runs()'s report of an experiment that failed. */
+static void report_failure(void *arg, const char *file, int rc, const hsim_err_t *e)
 {
-    hsim_config_t *c = hsim_malloc(sizeof *c);
-    if (!c) {
+    (void)arg;
+    if (rc == HSIM_ENOMEM)
+        fprintf(stderr, "hsim: %s: out of memory\n", file);
+    else
+        print_error(e->msg);
+}
+
+/* Runs the n experiments whose INI texts check_all() read, in order (see
+   hsim_runs()), with a progress line when standard error is a terminal
+   and the table is not off. */
+static int run_all(int n, char **files, char **texts, hsim_runs_options_t *opt)
+{
+    hsim_runs_input_t *in = hsim_calloc((size_t)n, sizeof *in);
+    if (!in) {
         fprintf(stderr, "hsim: out of memory\n");
         return 1;
     }
-    int status = 0;
-    for (int i = 0; i < n; i++) {
-        hsim_err_t e = {{0}};
-        int rc = hsim_config_parse_string(texts[i], files[i], c, &e);
-        if (rc == 0)
-            rc = hsim_experiment_run(c, opt, &e);
-        if (rc == HSIM_ENOMEM) {
-            fprintf(stderr, "hsim: %s: out of memory\n", files[i]);
-            status = 1;
-            break;
-        }
-        if (rc) {
-            print_error(e.msg);
-            if (rc == HSIM_EINPUT) {
-                status = 2;
-                break;
-            }
-            status = 1; /* a run failed, or its results could not be written */
-        }
-        if (!opt->quiet && i + 1 < n)
-            putchar('\n');
-    }
-    hsim_free(c);
+    for (int i = 0; i < n; i++)
+        in[i] = (hsim_runs_input_t){.file = files[i], .text = texts[i]};
+    opt->failed = report_failure;
+    if (!opt->quiet && isatty(STDERR_FILENO))
+        opt->progress = hsim_progress_new(stderr, HSIM_MAX_THREADS);
+    int status = hsim_runs(in, (size_t)n, opt);
+    hsim_progress_free(opt->progress);
+    opt->progress = NULL;
+    hsim_free(in);
     return status;
+}
+
+/* The value of --shard: I/N with 1 <= I <= N <= 1000000.  0, or -1 after
+   a message. */
+static int parse_shard(const char *v, hsim_runs_options_t *o)
+{
+    char *end, *end2;
+    long i = v ? strtol(v, &end, 10) : 0;
+    long n = v && end != v && *end == '/' ? strtol(end + 1, &end2, 10) : 0;
+    if (!v || end == v || *end != '/' || end2 == end + 1 || *end2 || i < 1 || n < 1 ||
+        i > n || n > 1000000) {
+        fprintf(stderr, "hsim: --shard: expected I/N with 1 <= I <= N <= 1000000 (this "
+                        "run's shard of N), found '%s'\n", v ? v : "");
+        return -1;
+    }
+    o->shard = (int)i;
+    o->shards = (int)n;
+    return 0;
 }
 
 /* A standard descriptor that is closed (hsim x.ini >&-) would be the number
@@ -469,13 +492,16 @@ static int cli(int argc, char **argv)
         return hsim_train_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "predict-eval"))
         return hsim_predict_eval_main(argc, argv);
-    hsim_experiment_options_t opt = {0};
+    if (argc > 1 && !strcmp(argv[1], "merge"))
+        return hsim_merge_main(argc, argv);
+    hsim_runs_options_t opt = {0};
     /* getopt_long(): -j2, -j 2, --threads=2, --threads 2, -qj 2, and options
        after the files too; -- ends them.  Its own messages are off, for
        hsim's. */
     static const struct option longs[] = {
         {"quiet", no_argument, NULL, 'q'},
         {"threads", required_argument, NULL, 'j'},
+        {"shard", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -490,14 +516,21 @@ static int cli(int argc, char **argv)
             if (parse_threads(optarg, &opt.threads))
                 return 2;
             break;
+        case 'S':
+            if (parse_shard(optarg, &opt))
+                return 2;
+            break;
         case 'h':
             usage(stdout);
             return 0;
         case 'V':
             printf("hsim %s\n", HSIM_VERSION);
             return 0;
-        case ':': /* -j or --threads last, without its number */
-            parse_threads(NULL, &opt.threads);
+        case ':': /* -j, --threads or --shard last, without its value */
+            if (optopt == 'S')
+                parse_shard(NULL, &opt);
+            else
+                parse_threads(NULL, &opt.threads);
             return 2;
         default: { /* '?': an unknown letter (optopt), an unknown name (optopt
                       0), or a value for a name that takes none (optopt its

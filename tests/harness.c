@@ -85,6 +85,30 @@ void hsim_test_write_file(const char *path, const char *text)
 
 static unsigned long seed_scale = 1; /* HSIM_TEST_SEEDS */
 
+void hsim_test_enomem(int (*run)(void *arg, hsim_err_t *e), void *arg, long max,
+                      int min_enomem)
+{
+    int ok = 0, enomem = 0, other = 0, leaks = 0;
+    for (long n = 1; n <= max && !ok; n++) {
+        hsim_err_t e = {{0}};
+        long live = hsim_alloc_live();
+        hsim_alloc_fail_after(n);
+        int rc = run(arg, &e);
+        hsim_alloc_fail_after(0);
+        leaks += hsim_alloc_live() != live;
+        if (rc == 0)
+            ok = 1;
+        else if (rc == HSIM_ENOMEM)
+            enomem++;
+        else if (other++ < 3)
+            fprintf(stderr, "\nfailing allocation %ld gave %d: %s\n", n, rc, e.msg);
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_TRUE(enomem >= min_enomem);
+    CU_ASSERT_EQUAL(other, 0);
+    CU_ASSERT_EQUAL(leaks, 0);
+}
+
 unsigned long hsim_test_seeds(unsigned long n)
 {
     return n * seed_scale;

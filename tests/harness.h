@@ -40,4 +40,12 @@ char *hsim_test_tmpdir(const char *tag);
 /* Writes text to the file at path (a failed test when it cannot). */
 void hsim_test_write_file(const char *path, const char *text);
 
+/* Allocation-failure injection: runs run(arg, e) with its n-th allocation
+   failing, for n = 1, 2, ... until a run returns 0 (max runs at most), and
+   asserts that one went through, that at least min_enomem gave
+   HSIM_ENOMEM, that none gave another code (the first three are printed)
+   and that none leaked. */
+void hsim_test_enomem(int (*run)(void *arg, hsim_err_t *e), void *arg, long max,
+                      int min_enomem);
+
 #endif

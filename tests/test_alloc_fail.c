@@ -76,6 +76,12 @@ static void remove_tree(const char *path)
     }
 }
 
+static int run_threads(void *arg, hsim_err_t *e)
+{
+    hsim_experiment_options_t o = {.quiet = 1, .threads = 3};
+    return hsim_experiment_run(arg, &o, e);
+}
+
 /* An experiment on a cluster of nodes, its three policies on three threads,
    whose n-th allocation fails, for n = 1, 2, ... until it runs through:
    each failure is reported as out of memory and leaks nothing, whichever
@@ -95,25 +101,7 @@ static void test_enomem_threads(void)
              dir);
     hsim_err_t e = {{0}};
     CU_ASSERT_EQUAL_FATAL(hsim_config_parse_string(text, ini, &cfg, &e), 0);
-    hsim_experiment_options_t o = {.quiet = 1, .threads = 3};
-    int ok = 0, enomem = 0, other = 0, leaks = 0;
-    for (long n = 1; n <= 20000 && !ok; n++) {
-        long live = hsim_alloc_live();
-        hsim_alloc_fail_after(n);
-        int rc = hsim_experiment_run(&cfg, &o, &e);
-        hsim_alloc_fail_after(0);
-        leaks += hsim_alloc_live() != live;
-        if (rc == 0)
-            ok = 1;
-        else if (rc == HSIM_ENOMEM)
-            enomem++;
-        else if (other++ < 3)
-            fprintf(stderr, "\nfailing allocation %ld gave %d: %s\n", n, rc, e.msg);
-    }
-    CU_ASSERT_TRUE(ok);
-    CU_ASSERT_TRUE(enomem >= 10);
-    CU_ASSERT_EQUAL(other, 0);
-    CU_ASSERT_EQUAL(leaks, 0);
+    hsim_test_enomem(run_threads, &cfg, 20000, 10);
     remove_tree(dir);
     free(dir);
 }
