@@ -140,6 +140,10 @@ typedef struct hsim_config {
     char output[HSIM_PATH_MAX];      /* [experiment] output (default results,
                                         relative to the current directory) */
     uint64_t seed;                   /* [experiment] seed (default 1) */
+    unsigned charts;                 /* [output] charts: plot.h's HSIM_CHART_*
+                                        bits (default all) */
+    unsigned formats;                /* [output] formats: HSIM_FORMAT_* bits,
+                                        at least one (default png) */
     char format[16];                 /* [workload] format: swf */
     char trace[HSIM_PATH_MAX];       /* [workload] path, resolved */
     int trace_line;                  /* where path was given, for messages */

@@ -5,6 +5,7 @@
 
 #include "report.h"
 #include "failures.h"
+#include "plot.h"
 #include "spec.h"
 #include "workflows.h"
 #include "../plots/chart.h"
@@ -553,6 +554,8 @@ int hsim_experiment_run(const hsim_config_t *c, const hsim_experiment_options_t 
         if (!rc)
             rc = rc3;
     }
+    if (rc == 0) /* the charts and report.html, from the files just written */
+        rc = hsim_plot_experiment(c, dir, x.capacity, e);
     hsim_results_unlock(dir, lock);
     hsim_free(x.fig);
     for (size_t i = 0; i < HSIM_MAX_FAILURE_MODELS; i++)
