@@ -33,8 +33,8 @@ static const double okabe_ito[HSIM_PALETTE_SIZE][3] = {
     {0.835, 0.369, 0.000}, /* vermillion */
     {0.800, 0.475, 0.655}, /* reddish purple */
     {0.337, 0.706, 0.914}, /* sky blue */
-    {0.941, 0.894, 0.259}, /* yellow */
     {0.000, 0.000, 0.000}, /* black */
+    {0.941, 0.894, 0.259}, /* yellow: last, faint on white */
 };
 
 void hsim_canvas_colour(cairo_t *cr, size_t i)

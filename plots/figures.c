@@ -31,10 +31,27 @@ double hsim_time_unit(double span, const char **name)
     return 86400;
 }
 
-static void figure_title(cairo_t *cr, double w, const char *title)
+/* A legend below the plots of a figure w wide starts under the first plot
+   area and ends at the right margin. */
+static double legend_width(double w) { return w - 2 * MARGIN - HSIM_PLOT_LEFT; }
+
+/* The height of that legend of n names, measured before the canvas. */
+static double legend_room(const char *const *names, size_t n, double w)
 {
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    hsim_canvas_text(cr, w / 2, 22, title, 15, 0.5);
+    cairo_t *m = hsim_canvas_scratch();
+    double h = hsim_legend_height(m, names, n, legend_width(w));
+    hsim_canvas_scratch_free(m);
+    return h;
+}
+
+/* Opens a figure's canvas, w x h, and draws its title on top. */
+static int figure_open(hsim_canvas_t *cv, const char *path, double w, double h,
+                       const char *title, hsim_err_t *e)
+{
+    int rc = hsim_canvas_open(cv, path, w, h, e);
+    if (rc == 0)
+        hsim_canvas_text(cv->cr, w / 2, 22, title, 15, 0.5);
+    return rc;
 }
 
 /* ---- lines ---- */
@@ -85,15 +102,12 @@ int hsim_figure_lines(const char *path, const char *title, const char *const *se
     double cell_w = HSIM_PLOT_LEFT + pw + MARGIN, cell_h = HSIM_PLOT_ABOVE + LINES_H +
                                                            HSIM_PLOT_BELOW;
     double w = MARGIN + (double)cols * cell_w;
-    cairo_t *m = hsim_canvas_scratch();
-    double legend = hsim_legend_height(m, series, n_series, w - 2 * MARGIN);
-    hsim_canvas_scratch_free(m);
+    double legend = legend_room(series, n_series, w);
     double h = TITLE_H + (double)rows * cell_h + legend + MARGIN;
     hsim_canvas_t cv;
-    int rc = hsim_canvas_open(&cv, path, w, h, e);
+    int rc = figure_open(&cv, path, w, h, title, e);
     if (rc)
         return rc;
-    figure_title(cv.cr, w, title);
     for (size_t k = 0; k < n_panels; k++) {
         hsim_plot_t p = {.w = pw, .h = LINES_H, .xa = panels[k].xa, .ya = panels[k].ya};
         p.x = MARGIN + (double)(k % cols) * cell_w + HSIM_PLOT_LEFT;
@@ -104,7 +118,7 @@ int hsim_figure_lines(const char *path, const char *title, const char *const *se
         lines_panel(cv.cr, &p, &panels[k], n_series);
     }
     hsim_legend_draw(cv.cr, MARGIN + HSIM_PLOT_LEFT, TITLE_H + (double)rows * cell_h,
-                     w - 2 * MARGIN - HSIM_PLOT_LEFT, series, NULL, n_series);
+                     legend_width(w), series, NULL, n_series);
     return hsim_canvas_close(&cv, e);
 }
 
@@ -114,6 +128,7 @@ typedef struct bars_layout {
     double slot;      /* points per group */
     double plot_w;    /* a panel's plot width */
     double below;     /* room under a plot for the group names */
+    double right;     /* room right of a plot: the last slanted name's end */
     int slant;        /* names turned 45 degrees */
     size_t cols;      /* panels per row */
 } bars_layout_t;
@@ -129,7 +144,9 @@ static bars_layout_t bars_layout(cairo_t *m, const char *const *groups, size_t n
     for (size_t g = 0; g < n_groups; g++)
         widest = fmax(widest, hsim_canvas_text_width(m, groups[g], 10));
     l.slant = widest > l.slot - 4;
-    l.below = l.slant ? widest * 0.7071 + 24 : 28;
+    double reach = widest * 0.7071; /* at 45 degrees, across and down */
+    l.below = l.slant ? reach + 24 : 28;
+    l.right = l.slant ? fmax(0, reach - l.slot / 2 + 4) : 0;
     return l;
 }
 
@@ -221,19 +238,17 @@ int hsim_figure_bars(const char *path, const char *title, const char *const *gro
         return hsim_errf(e, HSIM_EINPUT, "%s: nothing to draw", path);
     cairo_t *m = hsim_canvas_scratch();
     bars_layout_t l = bars_layout(m, groups, n_groups, n_series, n_panels);
-    double cell_w = HSIM_PLOT_LEFT + l.plot_w + MARGIN + (l.slant ? l.slot : 0);
+    double cell_w = HSIM_PLOT_LEFT + l.plot_w + MARGIN + l.right;
     double w = MARGIN + (double)l.cols * cell_w;
-    double legend = n_series > 1 ? hsim_legend_height(m, series, n_series, w - 2 * MARGIN)
-                                 : 0;
     hsim_canvas_scratch_free(m);
+    double legend = n_series > 1 ? legend_room(series, n_series, w) : 0;
     size_t rows = (n_panels + l.cols - 1) / l.cols;
     double cell_h = HSIM_PLOT_ABOVE + BARS_H + l.below;
     double h = TITLE_H + (double)rows * cell_h + legend + MARGIN;
     hsim_canvas_t cv;
-    int rc = hsim_canvas_open(&cv, path, w, h, e);
+    int rc = figure_open(&cv, path, w, h, title, e);
     if (rc)
         return rc;
-    figure_title(cv.cr, w, title);
     for (size_t k = 0; k < n_panels; k++) {
         hsim_plot_t p = {.w = l.plot_w, .h = BARS_H};
         p.x = MARGIN + (double)(k % l.cols) * cell_w + HSIM_PLOT_LEFT;
@@ -247,7 +262,7 @@ int hsim_figure_bars(const char *path, const char *title, const char *const *gro
     }
     if (n_series > 1)
         hsim_legend_draw(cv.cr, MARGIN + HSIM_PLOT_LEFT, TITLE_H + (double)rows * cell_h,
-                         w - 2 * MARGIN - HSIM_PLOT_LEFT, series, NULL, n_series);
+                         legend_width(w), series, NULL, n_series);
     return hsim_canvas_close(&cv, e);
 }
 
@@ -271,11 +286,10 @@ int hsim_figure_gantt(const char *path, const char *title, const char *row_name,
     hsim_canvas_scratch_free(m);
     double h = TITLE_H + HSIM_PLOT_ABOVE + GANTT_H + HSIM_PLOT_BELOW + legend + MARGIN;
     hsim_canvas_t cv;
-    int rc = hsim_canvas_open(&cv, path, w, h, e);
+    int rc = figure_open(&cv, path, w, h, title, e);
     if (rc)
         return rc;
     cairo_t *cr = cv.cr;
-    figure_title(cr, w, title);
     hsim_plot_t p = {.x = MARGIN + HSIM_PLOT_LEFT, .y = TITLE_H + HSIM_PLOT_ABOVE,
                      .w = GANTT_W, .h = GANTT_H,
                      .xa = {.min = t0 / u, .max = t1 / u, .label = xlabel},
@@ -401,10 +415,9 @@ int hsim_figure_heatmap(const char *path, const char *title, const char *row_nam
     if (!img)
         return hsim_errf(e, HSIM_ENOMEM, "%s: no memory for the image", path);
     hsim_canvas_t cv;
-    int rc = hsim_canvas_open(&cv, path, w, h, e);
+    int rc = figure_open(&cv, path, w, h, title, e);
     if (rc == 0) {
         cairo_t *cr = cv.cr;
-        figure_title(cr, w, title);
         hsim_plot_t p = {.x = MARGIN + HSIM_PLOT_LEFT, .y = TITLE_H + HSIM_PLOT_ABOVE,
                          .w = HEAT_W, .h = ph,
                          .xa = {.min = t0 / u, .max = t1 / u, .label = xlabel},

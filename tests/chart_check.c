@@ -35,6 +35,26 @@ long hsim_png_ink(const char *path, int *w, int *h)
 }
 
 /* The file's first bytes start with head and its last hold tail. */
+int hsim_png_lowest_ink(const char *path)
+{
+    cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+    int low = -1;
+    if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
+        cairo_surface_flush(s);
+        int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+        int stride = cairo_image_surface_get_stride(s);
+        const unsigned char *px = cairo_image_surface_get_data(s);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const unsigned char *p = px + (size_t)y * (size_t)stride + 4 * (size_t)x;
+                if (p[0] < 240 || p[1] < 240 || p[2] < 240)
+                    low = y;
+            }
+    }
+    cairo_surface_destroy(s);
+    return low;
+}
+
 int hsim_file_has(const char *path, const char *head, const char *tail)
 {
     FILE *f = fopen(path, "rb");

@@ -9,6 +9,9 @@
 /* A PNG's size into *w, *h, and how many of its pixels are not white (any
    channel under 240); -1 when it does not decode. */
 long hsim_png_ink(const char *path, int *w, int *h);
+/* The lowest row of a PNG with a pixel that is not white, -1 for none or
+   when it does not decode. */
+int hsim_png_lowest_ink(const char *path);
 /* 1 when the file starts with head and its last 32 bytes hold tail. */
 int hsim_file_has(const char *path, const char *head, const char *tail);
 /* 1 when a program of that name is on the PATH. */

@@ -87,9 +87,38 @@ static void test_figures(void)
 }
 
 
+/* A legend of many long names wraps into rows, all of them inside the
+   image: the canvas grows for them, the last ends above its margin. */
+static void test_legend_rows(void)
+{
+    char *dir = hsim_test_tmpdir("legend");
+    static const double x[] = {0, 1}, y[] = {0, 1};
+    char text[12][48];
+    const char *names[12];
+    hsim_line_t lines[12];
+    for (int k = 0; k < 12; k++) {
+        snprintf(text[k], sizeof text[k], "a-rather-long-policy-name-%d", k);
+        names[k] = text[k];
+        lines[k] = (hsim_line_t){x, y, 2};
+    }
+    hsim_lines_panel_t lp = {"p", {0, 1, 0, "x"}, {0, 1, 0, "y"}, lines, 0};
+    char path[700];
+    snprintf(path, sizeof path, "%s/legend.png", dir);
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(hsim_figure_lines(path, "t", names, 12, &lp, 1, 1, &e), 0);
+    int w, h;
+    CU_ASSERT(hsim_png_ink(path, &w, &h) > 0);
+    int one_row = 34 + 26 + 190 + 44 + 24 + 16;
+    CU_ASSERT(h >= one_row + 2 * 18); /* at least three rows */
+    int low = hsim_png_lowest_ink(path);
+    CU_ASSERT(low > h - 40 && low < h - 10);
+    free(dir);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("figures");
     HSIM_TEST(s, test_ticks);
     HSIM_TEST(s, test_figures);
+    HSIM_TEST(s, test_legend_rows);
 }
