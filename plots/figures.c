@@ -398,8 +398,8 @@ static void colour_bar(cairo_t *cr, double x, double y, double h, const char *na
 }
 
 int hsim_figure_heatmap(const char *path, const char *title, const char *row_name,
-                        const double *v, size_t rows, size_t cols, double t0, double t1,
-                        const char *value_name, hsim_err_t *e)
+                        double row_units, const double *v, size_t rows, size_t cols,
+                        double t0, double t1, const char *value_name, hsim_err_t *e)
 {
     if (!rows || !cols || !(t1 > t0))
         return hsim_errf(e, HSIM_EINPUT, "%s: nothing to draw", path);
@@ -421,7 +421,8 @@ int hsim_figure_heatmap(const char *path, const char *title, const char *row_nam
         hsim_plot_t p = {.x = MARGIN + HSIM_PLOT_LEFT, .y = TITLE_H + HSIM_PLOT_ABOVE,
                          .w = HEAT_W, .h = ph,
                          .xa = {.min = t0 / u, .max = t1 / u, .label = xlabel},
-                         .ya = {.min = 0, .max = (double)rows, .label = row_name}};
+                         .ya = {.min = 0, .max = (double)rows * row_units,
+                                .label = row_name}};
         paint_cells(cr, img, p.x, p.y, p.w, p.h);
         hsim_plot_axes(cr, &p, NULL);
         colour_bar(cr, p.x + p.w + 14, p.y, p.h, value_name);

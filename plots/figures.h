@@ -71,12 +71,13 @@ int hsim_figure_gantt(const char *path, const char *title, const char *row_name,
                       size_t n_keys, hsim_err_t *e);
 
 /* A heatmap of rows x cols cells, v[r * cols + c] in 0..1 (NaN: none,
-   white), rows labelled row_name with first[r] the first of the nodes a
-   row stands for, columns the time from t0 to t1 seconds; a colour bar on
-   the right (viridis, readable in grey and by colour-blind readers). */
+   white), row r standing for row_units of row_name (nodes: 1, or a group
+   of neighbours) from r x row_units up, so that the y axis counts nodes;
+   columns the time from t0 to t1 seconds; a colour bar on the right
+   (viridis, readable in grey and by colour-blind readers). */
 int hsim_figure_heatmap(const char *path, const char *title, const char *row_name,
-                        const double *v, size_t rows, size_t cols, double t0, double t1,
-                        const char *value_name, hsim_err_t *e);
+                        double row_units, const double *v, size_t rows, size_t cols,
+                        double t0, double t1, const char *value_name, hsim_err_t *e);
 
 /* The unit for a time axis of span seconds: its size in seconds and its
    name (s, min, h, days), so that ticks read as few digits. */

@@ -398,7 +398,7 @@ static int gantt(hsim_charts_t *ch, const char *policy, const hsim_rjobs_t *r, h
 
 typedef struct heat {
     double *v;
-    size_t rows;
+    size_t rows, group;           /* group: nodes per row */
     double t0, t1;
     char title[300], row_name[64];
 } heat_t;
@@ -406,8 +406,8 @@ typedef struct heat {
 static int draw_heat(const char *path, const void *ctx, hsim_err_t *e)
 {
     const heat_t *h = ctx;
-    return hsim_figure_heatmap(path, h->title, h->row_name, h->v, h->rows, HEAT_COLS, h->t0,
-                               h->t1, "busy share of cores or GPUs", e);
+    return hsim_figure_heatmap(path, h->title, h->row_name, (double)h->group, h->v, h->rows,
+                               HEAT_COLS, h->t0, h->t1, "busy share of cores or GPUs", e);
 }
 
 static int heatmap(hsim_charts_t *ch, const char *policy, const hsim_rjobs_t *r,
@@ -417,9 +417,9 @@ static int heatmap(hsim_charts_t *ch, const char *policy, const hsim_rjobs_t *r,
     double width;
     int rc = hsim_heatmap_build(r, ch->m, HEAT_ROWS, HEAT_COLS, &h.v, &h.rows, &h.t0, &width);
     h.t1 = h.t0 + width * HEAT_COLS;
-    size_t group = h.rows ? (ch->m->n_nodes + h.rows - 1) / h.rows : 1;
-    if (group > 1)
-        snprintf(h.row_name, sizeof h.row_name, "node (rows of %zu)", group);
+    h.group = h.rows ? (ch->m->n_nodes + h.rows - 1) / h.rows : 1;
+    if (h.group > 1)
+        snprintf(h.row_name, sizeof h.row_name, "node (a row: %zu neighbours)", h.group);
     else
         snprintf(h.row_name, sizeof h.row_name, "node");
     snprintf(h.title, sizeof h.title, "%s, %s: load of each node over time", ch->title,
@@ -497,14 +497,14 @@ static size_t ts_points(const hsim_timeseries_t *ts, size_t k, double unit, doub
     return n + 1;
 }
 
-/* Whether some policy's column k is ever above 0. */
-static int column_used(const hsim_pdata_t *p, size_t n, size_t k)
+/* The largest value of column k under any policy (0 when never used). */
+static double column_max(const hsim_pdata_t *p, size_t n, size_t k)
 {
+    double top = 0;
     for (size_t s = 0; s < n; s++)
         for (size_t b = 0; k < p[s].ts.n_cols && b < p[s].ts.n; b++)
-            if (p[s].ts.v[k * p[s].ts.n + b] > 0)
-                return 1;
-    return 0;
+            top = fmax(top, p[s].ts.v[k * p[s].ts.n + b]);
+    return top;
 }
 
 /* Time-series panels: queue (or running) alone, or one per util column. */
@@ -534,14 +534,18 @@ static int time_chart(hsim_charts_t *ch, const hsim_pdata_t *p, size_t n, int ut
     int rc = panels && lines && xy && titles ? 0 : HSIM_ENOMEM;
     size_t shown = 0;
     for (size_t c = 0; rc == 0 && c < cols; c++) {
-        if (util && !column_used(p, n, first + c) && shown + (cols - c) > 1)
+        if (util && !(column_max(p, n, first + c) > 0) && shown + (cols - c) > 1)
             continue; /* a kind no job held: an empty panel */
         if (util)
             util_title(t0->names[first + c], titles[c], sizeof titles[c]);
         else
             snprintf(titles[c], sizeof titles[c], "jobs waiting (average over each bin)");
+        /* a resource used little gets a scale that shows it, not a flat
+           line at the foot of 0..100% */
+        double ymax = util ? fmin(100, fmax(1, 1.05 * 100 * column_max(p, n, first + c)))
+                           : fmax(top, 1);
         panels[shown++] = (hsim_lines_panel_t){titles[c], {lo / unit, hi / unit, 0, xlabel},
-                                         {0, util ? 100 : fmax(top, 1), 0, util ? "%" : "jobs"},
+                                         {0, ymax, 0, util ? "%" : "jobs"},
                                          lines + c * n, 1};
         for (size_t s = 0; s < n; s++) {
             double *x = xy + 2 * (c * n + s) * (most + 1), *y = x + most + 1;

@@ -67,7 +67,7 @@ static void test_figures(void)
         CU_ASSERT_EQUAL(hsim_figure_gantt(path, "t", "node", 8, 0, 100, boxes, 2, names,
                                           colours, 2, &e), 0);
         snprintf(path, sizeof path, "%s/heat%s", dir, ext[k]);
-        CU_ASSERT_EQUAL(hsim_figure_heatmap(path, "t", "node", heat, 2, 3, 0, 100, "busy",
+        CU_ASSERT_EQUAL(hsim_figure_heatmap(path, "t", "node", 1, heat, 2, 3, 0, 100, "busy",
                                             &e), 0);
     }
     /* sizes: the plot areas and margins of figures.c, legends of one row */
