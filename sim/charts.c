@@ -200,7 +200,8 @@ static void node_box(void *ctx, int32_t lo, int32_t hi)
    the lowest free, one box per run of neighbours. */
 static int pool_boxes(gantt_t *g, double *busy, const hsim_rjob_t *j, size_t colour)
 {
-    int32_t need = (int32_t)j->res[HSIM_RES_CORES], run = 0, at = -1;
+    double procs = fmin(j->res[HSIM_RES_CORES], g->rows); /* more: all there are */
+    int32_t need = (int32_t)procs, run = 0, at = -1;
     for (int32_t p = 0; p < g->rows && at < 0; p++) {
         run = busy[p] <= j->start ? run + 1 : 0;
         if (run == need)

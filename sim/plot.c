@@ -273,9 +273,10 @@ static int machine(const char *dir, const folder_t *f, hsim_rcluster_t *m, hsim_
     snprintf(cpath, sizeof cpath, "%s/cluster.csv", dir);
     snprintf(npath, sizeof npath, "%s/%s/nodes.csv", dir, f->names[0]);
     if (access(cpath, F_OK)) {
-        if (!(f->processors > 0))
-            return hsim_errf(e, HSIM_EINPUT, "%s/run.csv: processors: expected a positive "
-                             "number (the machine of a run without cluster.csv)", dir);
+        if (!(f->processors >= 1 && f->processors <= INT32_MAX))
+            return hsim_errf(e, HSIM_EINPUT, "%s/run.csv: processors: expected a number "
+                             "from 1 to %d (the machine of a run without cluster.csv)", dir,
+                             INT32_MAX);
         hsim_rcluster_pool(m, f->processors);
         return 0;
     }

@@ -99,7 +99,20 @@ cp -r first damaged
 sed -i '3s/^\([0-9]*\),[0-9]*,/\1,soon,/' damaged/easy/jobs.csv
 run plot damaged
 check "hsim plot of a damaged jobs.csv exits 2" test $rc -eq 2
-check "hsim plot of a damaged jobs.csv: file and line" has_err "damaged/easy/jobs.csv:3: submit: expected a number, found 'soon'"
+check "hsim plot of a damaged jobs.csv: file and line" has_err "damaged/easy/jobs.csv:3: submit: expected a number below 1e15, found 'soon'"
+cp -r first huge
+sed -i '2s/^\([0-9]*,[0-9]*,[0-9]*,\)[0-9]*,/\11e300,/' huge/easy/jobs.csv
+run plot huge
+check "hsim plot of a time of 1e300 exits 2" test $rc -eq 2
+check "hsim plot of a time of 1e300: file and line" has_err "huge/easy/jobs.csv:2: end: expected a number below 1e15, found '1e300'"
+cp -r first wide
+sed -i '2s/^\([0-9]*,[0-9]*,[0-9]*,[0-9]*,\)[0-9]*,/\1999999,/' wide/easy/jobs.csv
+run plot wide
+check "hsim plot of a job wider than the machine: drawn, exits 0" test $rc -eq 0
+sed -i 's/^processors,.*/processors,1e10/' wide/run.csv
+run plot wide
+check "hsim plot of a machine of 1e10 processors exits 2" test $rc -eq 2
+check "hsim plot of a machine of 1e10 processors: the message" has_err "wide/run.csv: processors: expected a number from 1 to 2147483647"
 sed 's/^formats = .*/formats = gif/' q.ini > bad.ini
 run bad.ini
 check "[output] formats = gif exits 2" test $rc -eq 2
