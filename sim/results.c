@@ -152,10 +152,10 @@ int hsim_csv_number(hsim_csv_t *c, int k, double *v, hsim_err_t *e)
         return 0;
     char *end;
     *v = hsim_strtod(s, &end);
-    /* what hsim writes is finite and far below 1e15 (times to 10^10 s,
-       ids to 2^31): larger is no results file's, and would not convert */
-    if (end == s || *end || !(fabs(*v) < 1e15))
-        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: %s: expected a number below 1e15, found "
+    /* what hsim writes is finite and below 2^63 (a node's memory in MB
+       may pass 10^15): larger would not convert to an integer (user ids) */
+    if (end == s || *end || !(fabs(*v) < 9e18))
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: %s: expected a number below 9e18, found "
                          "'%.40s'", c->path, (long long)c->line, c->head[k], s);
     return 0;
 }

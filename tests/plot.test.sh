@@ -99,12 +99,12 @@ cp -r first damaged
 sed -i '3s/^\([0-9]*\),[0-9]*,/\1,soon,/' damaged/easy/jobs.csv
 run plot damaged
 check "hsim plot of a damaged jobs.csv exits 2" test $rc -eq 2
-check "hsim plot of a damaged jobs.csv: file and line" has_err "damaged/easy/jobs.csv:3: submit: expected a number below 1e15, found 'soon'"
+check "hsim plot of a damaged jobs.csv: file and line" has_err "damaged/easy/jobs.csv:3: submit: expected a number below 9e18, found 'soon'"
 cp -r first huge
 sed -i '2s/^\([0-9]*,[0-9]*,[0-9]*,\)[0-9]*,/\11e300,/' huge/easy/jobs.csv
 run plot huge
 check "hsim plot of a time of 1e300 exits 2" test $rc -eq 2
-check "hsim plot of a time of 1e300: file and line" has_err "huge/easy/jobs.csv:2: end: expected a number below 1e15, found '1e300'"
+check "hsim plot of a time of 1e300: file and line" has_err "huge/easy/jobs.csv:2: end: expected a number below 9e18, found '1e300'"
 cp -r first wide
 sed -i '2s/^\([0-9]*,[0-9]*,[0-9]*,[0-9]*,\)[0-9]*,/\1999999,/' wide/easy/jobs.csv
 run plot wide
