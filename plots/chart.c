@@ -8,20 +8,13 @@
  * the longest name.  Scales start at 0 and end at the panel's largest
  * value plus a tenth.
  *
- * A PNG is drawn into memory from hsim's allocator (a large block, so its
- * first touch is a few huge pages, not 360 small ones) and written by
- * libpng in its fast mode (no filters, zlib level 3).  cairo's own writer
- * tries every filter at level 6: a file half the size, in about four times
- * the time (docs/performance.md, "The chart").
+ * The surface, the file and the palette (Okabe-Ito) are canvas.h's.
  */
 #include "chart.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <cairo.h>
+#include "canvas.h"
+
 #include <math.h>
-#include <png.h>
-#include <stdint.h>
 #include <string.h>
 
 /* RIGHT: room for the last panel's slanted names past its edge; BOTTOM
@@ -35,18 +28,9 @@ typedef struct layout {
     double right;   /* past the last panel: the last names' ends */
 } layout_t;
 
-static const double palette[][3] = {
-    {0.12, 0.47, 0.71}, {1.00, 0.50, 0.05}, {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16},
-    {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29}, {0.89, 0.47, 0.76}, {0.50, 0.50, 0.50},
-};
-
 static void text_at(cairo_t *cr, double x, double y, const char *s, double size, int center)
 {
-    cairo_set_font_size(cr, size);
-    cairo_text_extents_t ext;
-    cairo_text_extents(cr, s, &ext);
-    cairo_move_to(cr, center ? x - ext.width / 2 - ext.x_bearing : x, y);
-    cairo_show_text(cr, s);
+    hsim_canvas_text(cr, x, y, s, size, center ? 0.5 : 0);
 }
 
 /* The panels' width and the room for n names: measured with the font
@@ -56,9 +40,7 @@ static layout_t layout_for(const char *const *labels, size_t n)
     layout_t l = {PANEL_W, BOTTOM, RIGHT};
     if (2 * SIDE + MIN_SLOT * (double)n > l.panel_w)
         l.panel_w = 2 * SIDE + MIN_SLOT * (double)n;
-    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-    cairo_t *cr = cairo_create(sf);
-    cairo_select_font_face(cr, "sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_t *cr = hsim_canvas_scratch();
     cairo_set_font_size(cr, LABEL_SIZE);
     double longest = 0;
     for (size_t i = 0; i < n; i++) {
@@ -67,8 +49,7 @@ static layout_t layout_for(const char *const *labels, size_t n)
         if (ext.x_advance > longest)
             longest = ext.x_advance;
     }
-    cairo_destroy(cr); /* a failed measure leaves 0: the least room */
-    cairo_surface_destroy(sf);
+    hsim_canvas_scratch_free(cr); /* a failed measure leaves 0: the least room */
     double reach = longest * 0.7071; /* at 45 degrees, across and down */
     if (10 + reach + 16 > l.bottom)
         l.bottom = ceil(10 + reach + 16);
@@ -118,8 +99,7 @@ static void panel(cairo_t *cr, double x0, double panel_w, const hsim_chart_panel
         double v = !none && p->values[i] > 0 ? p->values[i] : 0;
         double h = v / max * PANEL_H;
         double x = x0 + SIDE + slot * (double)i + (slot - bar) / 2;
-        const double *c = palette[i % (sizeof palette / sizeof palette[0])];
-        cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+        hsim_canvas_colour(cr, i);
         cairo_rectangle(cr, x, base - h, bar, h);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
@@ -143,103 +123,21 @@ static void panel(cairo_t *cr, double x0, double panel_w, const hsim_chart_panel
     }
 }
 
-static int no_memory(const char *path, hsim_err_t *e)
-{
-    return hsim_errf(e, HSIM_ENOMEM, "%s: no memory for the image", path);
-}
-
-/* The error for cairo's status st, not CAIRO_STATUS_SUCCESS. */
-static int cairo_failed(cairo_status_t st, const char *path, hsim_err_t *e)
-{
-    if (st == CAIRO_STATUS_NO_MEMORY)
-        return no_memory(path, e);
-    return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, cairo_status_to_string(st));
-}
-
-/* Writes w x h pixels of RGB24 (rows stride bytes apart) to the file
-   'file' as an 8-bit RGB PNG; messages name path.  0, HSIM_ENOMEM or
-   HSIM_EIO with libpng's reason. */
-static int write_png(const unsigned char *px, int w, int h, int stride, const char *file,
-                     const char *path, hsim_err_t *e)
-{
-    unsigned char *rgb = hsim_malloc((size_t)w * (size_t)h * 3);
-    if (!rgb)
-        return no_memory(path, e);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            uint32_t p; /* xRGB in a native-endian word */
-            memcpy(&p, px + (size_t)y * (size_t)stride + 4 * (size_t)x, sizeof p);
-            unsigned char *o = rgb + 3 * ((size_t)y * (size_t)w + (size_t)x);
-            o[0] = (unsigned char)(p >> 16);
-            o[1] = (unsigned char)(p >> 8);
-            o[2] = (unsigned char)p;
-        }
-    png_image im = {.version = PNG_IMAGE_VERSION, .width = (png_uint_32)w,
-                    .height = (png_uint_32)h, .format = PNG_FORMAT_RGB,
-                    .flags = PNG_IMAGE_FLAG_FAST};
-    int rc = 0;
-    if (!png_image_write_to_file(&im, file, 0, rgb, 0, NULL))
-        rc = hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, im.message);
-    png_image_free(&im);
-    hsim_free(rgb);
-    return rc;
-}
-
 int hsim_chart_bars(const char *path, const char *title, const char *const *labels,
                     size_t n_bars, const hsim_chart_panel_t *panels, size_t n_panels,
                     hsim_err_t *e)
 {
     if (!n_bars || !n_panels || n_panels > HSIM_CHART_MAX_PANELS)
         return hsim_errf(e, HSIM_EINPUT, "%s: nothing to draw", path);
-    int png = hsim_ends_with(path, ".png");
-    if (!png && !hsim_ends_with(path, ".svg") && !hsim_ends_with(path, ".pdf"))
-        return hsim_errf(e, HSIM_EINPUT, "%s: expected a .png, .svg or .pdf file", path);
-    char part[HSIM_PART_PATH_MAX]; /* written whole, then renamed: see
-                                      hsim_publish() */
-    if (hsim_part_path(part, sizeof part, path, e))
-        return HSIM_EIO;
-    const char *file = part[0] ? part : path;
     layout_t l = layout_for(labels, n_bars);
     double w = (double)n_panels * l.panel_w + l.right, h = TOP + PANEL_H + l.bottom;
-    cairo_surface_t *sf;
-    unsigned char *pixels = NULL; /* the PNG's, owned here, drawn into by */
-    int stride = 0;               /* cairo, then written by write_png() */
-    if (png) {
-        stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, (int)w);
-        pixels = hsim_malloc((size_t)stride * (size_t)h);
-        if (!pixels)
-            return hsim_publish(part, path, no_memory(path, e), e);
-        sf = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, (int)w, (int)h,
-                                                 stride);
-    } else if (hsim_ends_with(path, ".svg"))
-        sf = cairo_svg_surface_create(file, w, h);
-    else
-        sf = cairo_pdf_surface_create(file, w, h);
-    cairo_status_t st = cairo_surface_status(sf);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(sf);
-        hsim_free(pixels);
-        return hsim_publish(part, path, cairo_failed(st, path, e), e);
-    }
-    cairo_t *cr = cairo_create(sf);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_source_rgb(cr, 0, 0, 0);
+    hsim_canvas_t cv;
+    int rc = hsim_canvas_open(&cv, path, w, h, e);
+    if (rc)
+        return rc;
+    cairo_t *cr = cv.cr;
     text_at(cr, w / 2, 20, title, 15, 1);
     for (size_t k = 0; k < n_panels; k++)
         panel(cr, (double)k * l.panel_w, l.panel_w, &panels[k], labels, n_bars);
-    st = cairo_status(cr);
-    cairo_destroy(cr);
-    cairo_surface_finish(sf);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(sf);
-    cairo_surface_destroy(sf);
-    int rc = 0;
-    if (st != CAIRO_STATUS_SUCCESS)
-        rc = cairo_failed(st, path, e);
-    else if (png)
-        rc = write_png(pixels, (int)w, (int)h, stride, file, path, e);
-    hsim_free(pixels);
-    return hsim_publish(part, path, rc, e);
+    return hsim_canvas_close(&cv, e);
 }

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config zlib1g-dev libgsl-dev libcsv-dev
-          libcairo2-dev libpng-dev libhwloc-dev libcunit1-dev libinih-dev libxgboost-dev)
+          libcairo2-dev libpng-dev libhwloc-dev libcunit1-dev libinih-dev libxgboost-dev
+          chromium poppler-utils libxml2-utils) # the last three: the chart tests
 read -r -a extra <<< "${HSIM_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
 missing=()

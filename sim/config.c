@@ -9,6 +9,7 @@
 
 #include "../policies/registry.h"
 #include "../workloads/swf.h"
+#include "plot.h"
 #include "topology.h"
 
 #include <ini.h>
@@ -84,7 +85,7 @@ typedef struct parse {
     hsim_class_config_t *cls;     /* current [class X], or NULL */
     hsim_failures_config_t *fails; /* current [failures X], or NULL */
     char section[128];         /* current section header text */
-    unsigned seen_exp, seen_wl, seen_cl; /* keys given, per section */
+    unsigned seen_exp, seen_wl, seen_cl, seen_out; /* keys given, per section */
     int wl_line;               /* line of [workload], 0 if none */
     int wl_lines[WL_KEYS];     /* line of [workload] key k, 0 if not given */
     int cl_lines[CL_KEYS];     /* line of [cluster] key k, 0 if not given */
@@ -302,7 +303,7 @@ static void open_section(parse_t *p, const char *line)
     if (!strcmp(name, "workload") && !p->wl_line)
         p->wl_line = p->line;
     if (!strcmp(name, "experiment") || !strcmp(name, "workload") ||
-        !strcmp(name, "cluster"))
+        !strcmp(name, "cluster") || !strcmp(name, "output"))
         return;
     if (!strncmp(name, "policy", 6) && (name[6] == ' ' || name[6] == '\t')) {
         const char *pn = name + 7;
@@ -338,7 +339,7 @@ static void open_section(parse_t *p, const char *line)
         return;
     }
     fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster], "
-            "[nodes NAME], [class NAME], [failures NAME] or [policy NAME]", name);
+            "[nodes NAME], [class NAME], [failures NAME], [output] or [policy NAME]", name);
 }
 
 static char *next_line(char *str, int num, void *stream)
@@ -539,6 +540,23 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
         return fail(p, "unknown key '%s' in [experiment]: expected name, output, seed or "
                        "repeat", key);
     }
+    return 1;
+}
+
+/* [output] charts and formats: the lists plot.h reads. */
+static int output_key(parse_t *p, const char *key, const char *v)
+{
+    int formats = !strcmp(key, "formats");
+    if (!formats && strcmp(key, "charts"))
+        return fail(p, "unknown key '%s' in [output]: expected charts or formats", key);
+    if (!first_time(p, &p->seen_out, NULL, formats, key))
+        return 0;
+    char why[300];
+    unsigned *mask = formats ? &p->c->formats : &p->c->charts;
+    if (hsim_plot_parse_list(v, formats, mask, why, sizeof why))
+        return fail(p, "%s", why);
+    if (formats && !*mask)
+        return fail(p, "formats: expected at least one of png, svg, pdf, found nothing");
     return 1;
 }
 
@@ -1044,6 +1062,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return workload_key(p, key, value);
     if (!strcmp(p->section, "cluster"))
         return cluster_key(p, key, value);
+    if (!strcmp(p->section, "output"))
+        return output_key(p, key, value);
     if (p->policy)
         return policy_key(p, key, value);
     if (p->nodes)
@@ -1078,6 +1098,8 @@ static void set_defaults(hsim_config_t *c, const char *path)
     snprintf(c->output, sizeof c->output, "results");
     c->seed = 1;
     c->repeat = 1;
+    c->charts = HSIM_CHART_ALL;
+    c->formats = HSIM_FORMAT_PNG;
     snprintf(c->format, sizeof c->format, "swf");
     c->clean = HSIM_CLEAN_STANDARD;
     c->jobs = 10000;

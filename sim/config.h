@@ -153,6 +153,10 @@ typedef struct hsim_config {
     uint64_t seed;                   /* [experiment] seed (default 1) */
     uint32_t repeat;                 /* [experiment] repeat: seeds seed..
                                         seed+repeat-1, 1..HSIM_MAX_REPEAT */
+    unsigned charts;                 /* [output] charts: plot.h's HSIM_CHART_*
+                                        bits (default all) */
+    unsigned formats;                /* [output] formats: HSIM_FORMAT_* bits,
+                                        at least one (default png) */
     char format[16];                 /* [workload] format: swf */
     char trace[HSIM_PATH_MAX];       /* [workload] path, resolved */
     int trace_line;                  /* where path was given, for messages */

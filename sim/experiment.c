@@ -11,6 +11,7 @@
 
 #include "report.h"
 #include "failures.h"
+#include "plot.h"
 #include "spec.h"
 #include "workflows.h"
 #include "../plots/chart.h"
@@ -599,6 +600,8 @@ int hsim_unit_close(hsim_unit_t *u, int ok, hsim_err_t *e)
         if (!rc)
             rc = rc3;
     }
+    if (ok && rc == 0) /* the charts and report.html, from the files just written */
+        rc = hsim_plot_experiment(x->c, u->dir, x->capacity, e);
     hsim_results_unlock(u->dir, u->lock);
     for (size_t k = 0; u->r && k < x->c->n_policies; k++)
         replay_free(&u->r[k]); /* those that ended after a failure */

@@ -9,6 +9,7 @@
 #include "experiment.h"
 
 #include "describe.h"
+#include "plot.h"
 #include "predict_cli.h"
 #include "progress.h"
 #include "report.h"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
     fputs("usage: hsim [options] FILE.ini...\n"
           "       hsim merge OUT SHARD_DIR...\n"
           "       hsim gen FILE.ini OUT.swf[.gz] [OUT.csv]\n"
+          "       hsim plot [--charts LIST] [--formats LIST] RESULTS_DIR...\n"
           "       hsim help policies\n"
           "Runs each experiment: replays its workload under each [policy NAME]\n"
           "and writes <output>/<name>/summary.csv, classes.csv, rejected.csv,\n"
@@ -43,6 +45,8 @@ static void usage(FILE *f)
           "hsim gen writes the workload of FILE.ini (a trace after cleaning, or\n"
           "the jobs of a generator) as SWF, and as CSV with the resources SWF\n"
           "cannot hold, for other tools.\n"
+          "hsim plot redraws the charts, timeseries.csv and report.html of a\n"
+          "results folder from its CSV files, without simulating again.\n"
           "hsim help policies lists every queue order, scheduler, estimate and\n"
           "placement policy a [policy NAME] section can name.\n"
           "hsim merge joins the folders that hsim --shard wrote into OUT/<name>/.\n"
@@ -488,6 +492,8 @@ static int cli(int argc, char **argv)
         return describe(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "help"))
         return help(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "plot"))
+        return hsim_plot_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "train"))
         return hsim_train_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "predict-eval"))

@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "repeat.h"
 #include "report.h"
+#include "plot.h"
 #include "shard.h"
 
 #include <pthread.h>
@@ -328,6 +329,10 @@ static void exp_end(runs_t *R, exp_t *x)
         rc = hsim_repeat_write(&rp, R->o->quiet ? NULL : stdout, &e);
         hsim_report_table_flush(stdout);
         hsim_progress_release(R->o->progress);
+        char first[sizeof x->dir + 32]; /* the charts of the means, with error bars */
+        snprintf(first, sizeof first, "%s/seed-%llu", x->dir, (unsigned long long)x->c->seed);
+        if (rc == 0)
+            rc = hsim_plot_from(x->dir, first, &e);
     }
     if (x->manifest.f) {
         if (rc || x->rc)

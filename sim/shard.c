@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno() */
 #include "shard.h"
 
+#include "plot.h"
 #include "repeat.h"
 #include "workflows.h"
 
@@ -427,8 +428,9 @@ static int write_unit(const mexp_t *x, const char *top, size_t s, hsim_err_t *e)
     path_t dir, src, dst;
     unit_dir(x, top, s, dir, sizeof dir);
     int rc = hsim_mkdirs(dir, e);
-    static const char *const copied[] = {"rejected.csv", "cluster.csv"};
-    for (size_t i = 0; rc == 0 && i < 2; i++) {
+    static const char *const copied[] = {"rejected.csv", "cluster.csv", "run.csv",
+                                         "experiment.ini"};
+    for (size_t i = 0; rc == 0 && i < sizeof copied / sizeof *copied; i++) {
         struct stat st;
         snprintf(src, sizeof src, "%s/%s", u->from, copied[i]);
         snprintf(dst, sizeof dst, "%s/%s", dir, copied[i]);
@@ -462,7 +464,7 @@ static int write_unit(const mexp_t *x, const char *top, size_t s, hsim_err_t *e)
         rc = hsim_experiment_chart(dir, x->name, labels, x->n_policies, fig, u->cluster,
                                    u->gpus, e);
     hsim_free(fig);
-    return rc;
+    return rc ? rc : hsim_plot_from(dir, NULL, e);
 }
 
 /* Writes experiment x into out/<name>/: each unit, then a repeat's means. */
@@ -496,6 +498,10 @@ static int write_exp(const mexp_t *x, const char *out, hsim_err_t *e)
         if (rc == 0)
             rc = hsim_repeat_write(&rp, NULL, e);
         hsim_free(rows);
+        path_t first;
+        unit_dir(x, top, 0, first, sizeof first);
+        if (rc == 0)
+            rc = hsim_plot_from(top, first, e);
     }
     hsim_results_unlock(top, lock);
     return rc;

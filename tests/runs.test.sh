@@ -125,7 +125,10 @@ if [[ $part == all || $part == repeat ]]; then
   # a seed's folder is what a run of that seed alone writes
   sed -e 's/^seed = 5/seed = 6/' -e '/^repeat/d' seeds.ini >one.ini
   run_in s6 ../one.ini
-  check "seed-6 holds what a run with seed = 6 writes" diff -r r/results/seeds/seed-6 s6/results/seeds
+  check "seed-6 holds what a run with seed = 6 writes (its INI aside)" \
+    diff -r -x experiment.ini -x report.html r/results/seeds/seed-6 s6/results/seeds
+  check "the means' folder has its bars (with error bars) and report" \
+    test -s r/results/seeds/bars.png -a -s r/results/seeds/report.html
   sum=r/results/seeds/summary.csv
   check "the means' summary keeps the columns, then repeats and the _ci95 columns" \
     test "$(head -1 "$sum" | cut -d, -f1-22)" = \
@@ -157,7 +160,8 @@ if [[ $part == all || $part == repeat ]]; then
   run_in r1 ../r1.ini
   run_in r0 ../r0.ini
   check "repeat = 1 and no repeat: summary.csv" test -s r1/results/seeds/summary.csv
-  check "repeat = 1 writes what no repeat writes" diff -r r0 r1
+  check "repeat = 1 writes what no repeat writes (its INI aside)" \
+    diff -r -x experiment.ini -x report.html r0 r1
   check "repeat = 1: no seed folder" test ! -e r1/results/seeds/seed-5
   # mistakes
   printf '[experiment]\nrepeat = 3\n[workload]\npath = %s\n[cluster]\nprocessors = 64\n[policy a]\n' \
