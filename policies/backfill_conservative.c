@@ -81,6 +81,9 @@ typedef struct run_note {
 } run_note_t;
 
 typedef struct cons {
+    hsim_cons_rebuild_t *rebuild; /* under a time-dependent order: all of
+                                 the state (the plan is made again at each
+                                 pass); NULL otherwise */
     hsim_cons_nodes_t *nodes; /* on a cluster of nodes: all of the state
                                  (backfill_conservative_nodes.c); NULL on
                                  a pool, where the rest is */
@@ -129,8 +132,9 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
     cons_t *s = hsim_calloc(1, sizeof *s);
     if (!s)
         return HSIM_ENOMEM;
-    if (p->planner) {
-        int rc = hsim_cons_nodes_create(p, &s->nodes);
+    if (p->order->time_dependent || p->planner) {
+        int rc = p->order->time_dependent ? hsim_cons_rebuild_create(p, &s->rebuild)
+                                          : hsim_cons_nodes_create(p, &s->nodes);
         if (rc) {
             hsim_free(s);
             return rc;
@@ -146,7 +150,7 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
         hsim_free(s);
         return HSIM_ENOMEM;
     }
-    hsim_queue_init(&s->queue, p->order);
+    hsim_queue_init(&s->queue, p->order, p->order_state);
     s->pass = 1; /* so that no zeroed note is ever of the last pass */
     s->vacated_lo = HSIM_TIME_MAX;
     s->vacated_hi = -1;
@@ -167,6 +171,8 @@ static void check_profile(const cons_t *s)
 static void cons_destroy(void *state)
 {
     cons_t *s = state;
+    if (s->rebuild)
+        hsim_cons_rebuild_destroy(s->rebuild);
     if (s->nodes)
         hsim_cons_nodes_destroy(s->nodes);
     hsim_profile_free(&s->profile);
@@ -409,6 +415,8 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
                           const hsim_decide_t *d)
 {
     cons_t *s = state;
+    if (s->rebuild)
+        return 0; /* placed by the pass that follows */
     if (s->nodes)
         return hsim_cons_nodes_submitted(s->nodes, v, job, d);
     if (!s->ready) {
@@ -569,6 +577,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     (void)start;
     (void)est_end;
     cons_t *s = state;
+    if (s->rebuild)
+        return 0; /* the pass that follows plans again */
     if (s->nodes)
         return hsim_cons_nodes_ended(s->nodes, v, job, d);
     hsim_time_t now = v->now;
@@ -724,9 +734,9 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
 
 static int cons_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
 {
-    (void)state;
-    (void)v;
-    (void)d;
+    cons_t *s = state;
+    if (s->rebuild)
+        return hsim_cons_rebuild_pass(s->rebuild, v, d);
     return 0; /* every decision is a reservation made on submission or end */
 }
 

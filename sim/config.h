@@ -52,6 +52,7 @@ typedef struct hsim_policy_config {
     hsim_on_failure_t on_failure;            /* on_failure = requeue |
                                                 checkpoint (requeue) */
     double restart_cost_s;                   /* restart_cost, seconds (0) */
+    hsim_param_set_t values;                 /* <plug-in>.<parameter> = ... */
     unsigned seen;                           /* keys given: bit k = key k */
     int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;

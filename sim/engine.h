@@ -80,6 +80,10 @@ typedef struct hsim_run_config {
     hsim_spread_t spread;                /* with cluster: pack or spread */
     const struct hsim_failures *failures;/* with cluster: nodes that fail
                                             (failures.h); NULL: none */
+    const hsim_param_set_t *values;      /* the plug-ins' parameters
+                                            (NULL: their defaults) */
+    uint64_t seed;                       /* the experiment's seed, for an
+                                            order that draws numbers */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {
@@ -112,6 +116,10 @@ typedef struct hsim_run_stats {
     double down_node_s;    /* node-seconds down, from the first submission
                               to the last end */
     double availability;   /* 1 - down_node_s / (nodes x that span), 0..1 */
+    /* With a queue order that reports (hsim_order_t's report()): */
+    char *order_report;    /* what it wrote, NUL-terminated; caller frees
+                              (hsim_free); NULL for none */
+    size_t order_report_len; /* its length, bytes */
 } hsim_run_stats_t;
 
 /*

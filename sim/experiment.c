@@ -200,6 +200,8 @@ static void replay_run(replay_t *r)
         .cluster = x->has_cluster ? &x->spec.spec : NULL,
         .placement = pc->placement,
         .spread = pc->spread,
+        .values = &pc->values,
+        .seed = x->c->seed,
     };
     if (pc->failures) {
         int k = pc->failures - 1;
@@ -233,6 +235,8 @@ static void replay_free(replay_t *r)
     hsim_free(r->st.held);
     hsim_free(r->st.starts);
     hsim_free(r->st.lost);
+    hsim_free(r->st.order_report);
+    r->st.order_report = NULL;
     r->st.starts = NULL;
     r->st.lost = NULL;
     r->out = NULL;
