@@ -30,7 +30,8 @@ typedef struct hsim_param_def {
     const char *name;     /* the key after "<plug-in>."; NULL ends a table */
     hsim_param_type_t type;
     double def;           /* REAL, INT: the default; CHOICE: its index */
-    double min, max;      /* REAL, INT: the range; TABLE: of each value */
+    double min, max;      /* REAL, INT: the range; TABLE: of each value;
+                             ORDERS: how many names */
     const char *choices;  /* CHOICE: "a|b|c"; ORDERS: the default list */
     const char *help;     /* one line, no final period */
 } hsim_param_def_t;

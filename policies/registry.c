@@ -14,6 +14,7 @@ extern const hsim_order_t hsim_order_f1, hsim_order_f2, hsim_order_f3, hsim_orde
 extern const hsim_order_t hsim_order_priority;    /* order_priority.c */
 extern const hsim_order_t hsim_order_fairshare;   /* order_fairshare.c */
 extern const hsim_order_t hsim_order_multifactor; /* order_multifactor.c */
+extern const hsim_order_t hsim_order_adaptive;    /* order_adaptive.c */
 extern const hsim_scheduler_t hsim_sched_none;
 extern const hsim_scheduler_t hsim_sched_easy;
 extern const hsim_scheduler_t hsim_sched_conservative;
@@ -43,6 +44,7 @@ const hsim_order_t *const hsim_orders[] = {
     &hsim_order_priority,
     &hsim_order_fairshare,
     &hsim_order_multifactor,
+    &hsim_order_adaptive,
     NULL,
 };
 
@@ -186,8 +188,10 @@ static int plugin_named(const char *name, size_t len, const hsim_param_def_t **d
     return -1;
 }
 
-/* Checks an ORDERS value: every name a registered order.  0 or -1. */
-static int check_orders(const char *list, const char *param, char *why, size_t size)
+/* Checks an ORDERS value of d: every name a registered order without
+   state, d->min..d->max of them.  0 or -1. */
+static int check_orders(const hsim_param_def_t *d, const char *list, const char *param,
+                        char *why, size_t size)
 {
     char buf[HSIM_PARAM_TEXT], names[512];
     hsim_strlcpy(buf, list, sizeof buf);
@@ -202,8 +206,9 @@ static int check_orders(const char *list, const char *param, char *why, size_t s
         }
         n++;
     }
-    if (n < 2) {
-        snprintf(why, size, "%s: expected at least two order names, found '%s'", param, list);
+    if (n < d->min || n > d->max) {
+        snprintf(why, size, "%s: expected %g to %g order names, found '%s'", param, d->min,
+                 d->max, list);
         return -1;
     }
     return 0;
@@ -238,7 +243,7 @@ int hsim_plugin_param(const char *key, const char *value, int line, hsim_param_s
     hsim_strlcpy(v->plugin, plugin, sizeof v->plugin);
     v->line = line;
     if (hsim_param_parse(d, value, v, why, size) ||
-        (d->type == HSIM_PARAM_ORDERS && check_orders(value, key, why, size)))
+        (d->type == HSIM_PARAM_ORDERS && check_orders(d, value, key, why, size)))
         return -1;
     set->n++;
     return 1;

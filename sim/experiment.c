@@ -319,6 +319,22 @@ static void pool_stop(pool_t *p)
     pthread_mutex_destroy(&p->lock);
 }
 
+/* The queue order's report (hsim_order_t's report()), as the run took
+   it, to <policy>/<report_name>.  0 or HSIM_EIO. */
+static int write_order_report(const hsim_policy_config_t *pc, const char *dir,
+                              const hsim_run_stats_t *st, hsim_err_t *e)
+{
+    char path[HSIM_PATH_MAX * 2 + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, pc->order->report_name);
+    hsim_report_t f;
+    int rc = hsim_report_open(&f, path, NULL, e);
+    if (rc == 0) {
+        fwrite(st->order_report, 1, st->order_report_len, f.f);
+        rc = hsim_report_close(&f, e);
+    }
+    return rc;
+}
+
 /* Writes a replay's files and its summary rows. */
 static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_err_t *e)
 {
@@ -342,6 +358,8 @@ static int write_replay(experiment_t *x, replay_t *r, hsim_summary_t *s, hsim_er
         snprintf(path, sizeof path, "%s/nodes.csv", dir);
         rc = write_nodes(x, path, &r->st, e);
     }
+    if (rc == 0 && r->st.order_report) /* the queue order's log */
+        rc = write_order_report(pc, dir, &r->st, e);
     if (rc == 0)
         rc = hsim_metrics_compute(&x->w, r->out, x->capacity, s);
     if (rc == 0) {

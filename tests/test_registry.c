@@ -271,6 +271,7 @@ static void free_stats(hsim_run_stats_t *st)
     hsim_free(st->node_jobs);
     hsim_free(st->held);
     hsim_free(st->ranges);
+    hsim_free(st->order_report);
     memset(st, 0, sizeof *st);
 }
 

@@ -9,6 +9,8 @@
  *  - fair share converges to the configured shares on two users who keep
  *    the machine full;
  *  - conservative backfilling follows a time-dependent order;
+ *  - adaptive switches orders on a crafted load step, as its thresholds
+ *    and hysteresis say, and logs each switch; promotes and demotes;
  *  - parameters: parsed against each descriptor, errors name the valid
  *    ones, and a [policy] section's mistakes come at their line.
  */
@@ -294,6 +296,95 @@ static void test_conservative_follows_priority(void)
     hsim_workload_free(&w);
 }
 
+/*
+ * adaptive on a crafted load step, measured by queue length, thresholds 5
+ * and (unused) higher, hysteresis 0.5: one processor; job 1 runs [0, 100);
+ * jobs 2..7 (10 s each) come one a second from 10 s.  At 14 s the queue
+ * holds 5 (jobs 2..6): up to sjf.  From 100 s one job starts every 10 s;
+ * the pass at each termination sees 5, 4, 3 waiting (at 110, 120, 130 s)
+ * and 2 at 140 s, below 5 x 0.5: back to fcfs.  The log says so, with the
+ * utilization (1 at 14 s; 0 at 140 s, the job that ended having left)
+ * and the backlog (50 s and 20 s of work on one processor).
+ */
+static void test_adaptive_switches_on_a_load_step(void)
+{
+    hsim_workload_t w;
+    hsim_workload_init(&w);
+    add(&w, 1, 0, 1, 100, 0, -1);
+    for (int i = 0; i < 6; i++)
+        add(&w, 2 + i, 10 + i, 1, 10, 1, -1);
+    hsim_workload_sort(&w);
+    const char *const kv[] = {"adaptive.orders", "fcfs,sjf", "adaptive.measure", "queue_len",
+                              "adaptive.threshold1", "5", "adaptive.hysteresis", "0.5", NULL};
+    hsim_param_set_t set;
+    set_params(&set, kv);
+    const char *want = "time,from,to,queue_len,utilization,backlog\n"
+                       "14,fcfs,sjf,5,1.000000,50.000\n"
+                       "140,sjf,fcfs,2,0.000000,20.000\n";
+    for (int sched = 0; sched < 3; sched++) {
+        const char *name = sched == 0 ? "none" : sched == 1 ? "easy" : "conservative";
+        hsim_run_config_t c = hsim_test_config(1, name, "adaptive", NULL, "user");
+        c.values = &set;
+        hsim_outcome_t out[7];
+        hsim_run_stats_t st;
+        memset(&st, 0, sizeof st);
+        hsim_err_t e = {{0}};
+        CU_ASSERT_EQUAL_FATAL(hsim_engine_run(&w, &c, out, &st, &e), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st.order_report);
+        if (strcmp(st.order_report, want))
+            fprintf(stderr, "\nadaptive under %s:\n%s", name, st.order_report);
+        CU_ASSERT_STRING_EQUAL(st.order_report, want);
+        CU_ASSERT_EQUAL(st.order_report_len, strlen(want));
+        hsim_free(st.order_report);
+        hsim_free(st.node_busy);
+        hsim_free(st.node_jobs);
+        hsim_free(st.held);
+        hsim_free(st.ranges);
+    }
+    hsim_workload_free(&w);
+}
+
+/*
+ * adaptive's classes, by hand on the four jobs at now = 2000 s under sjf:
+ * promote_after = 0.5 h promotes jobs 0 and 1 (waits 1900 s and 1800 s),
+ * by submission; then 3 (100 s) before 2 (3600 s).  User 4 (job 3) has a
+ * running job 9 that started at 500 s with a 1000 s estimate, past it at
+ * 2000 s: with demote_overrun job 3 goes last.
+ */
+static void test_adaptive_classes(void)
+{
+    hsim_vjob_t js[10];
+    memcpy(js, jobs, sizeof jobs);
+    for (int i = 4; i < 10; i++)
+        js[i] = (hsim_vjob_t){.submit = 0, .estimate = 1000 * S, .procs = 1, .user = 9};
+    js[9].user = 4;
+    const hsim_order_t *o = hsim_order_find("adaptive");
+    hsim_param_set_t set;
+    set_params(&set, (const char *const[]){"adaptive.orders", "sjf,fcfs",
+                                           "adaptive.promote_after", "0.5", NULL});
+    hsim_order_ctx_t c = {.n_jobs = 10, .capacity = 32, .values = &set, .seed = 1};
+    void *st = NULL;
+    CU_ASSERT_EQUAL_FATAL(o->create(&c, &st), 0);
+    int32_t waiting[4] = {0, 1, 2, 3};
+    hsim_running_t run9 = {.job = 9, .procs = 1, .start = 500 * S, .est_end = 1500 * S};
+    hsim_view_t v = {.now = 500 * S, .capacity = 32, .jobs = js, .running = &run9,
+                     .n_running = 1, .running_procs = 1};
+    CU_ASSERT_EQUAL(o->started(st, &v, 9), 0);
+    v.now = 2000 * S;
+    v.waiting = waiting;
+    v.n_waiting = 4;
+    CU_ASSERT_EQUAL(o->pass(st, &v), 0);
+    int32_t ids[4] = {3, 2, 1, 0};
+    CU_ASSERT_EQUAL(hsim_order_sort(ids, 4, js, o, st, v.now), 0);
+    CU_ASSERT_TRUE(ids[0] == 0 && ids[1] == 1 && ids[2] == 2 && ids[3] == 3);
+    v.n_running = 0; /* no overrun now: 3 (100 s) before 2 */
+    CU_ASSERT_EQUAL(o->pass(st, &v), 0);
+    ids[0] = 3, ids[1] = 2, ids[2] = 1, ids[3] = 0;
+    CU_ASSERT_EQUAL(hsim_order_sort(ids, 4, js, o, st, v.now), 0);
+    CU_ASSERT_TRUE(ids[0] == 0 && ids[1] == 1 && ids[2] == 3 && ids[3] == 2);
+    o->destroy(st);
+}
+
 /* Parameters are checked against the descriptor: unknown names, values
    out of range, malformed tables, twice the same key. */
 static void test_parameters_checked(void)
@@ -368,6 +459,8 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_aging_ends_starvation);
     HSIM_TEST(s, test_fairshare_converges_to_shares);
     HSIM_TEST(s, test_conservative_follows_priority);
+    HSIM_TEST(s, test_adaptive_switches_on_a_load_step);
+    HSIM_TEST(s, test_adaptive_classes);
     HSIM_TEST(s, test_parameters_checked);
     HSIM_TEST(s, test_parameters_in_ini);
 }
