@@ -15,6 +15,8 @@ extern const hsim_order_t hsim_order_priority;    /* order_priority.c */
 extern const hsim_order_t hsim_order_fairshare;   /* order_fairshare.c */
 extern const hsim_order_t hsim_order_multifactor; /* order_multifactor.c */
 extern const hsim_order_t hsim_order_adaptive;    /* order_adaptive.c */
+extern const hsim_order_t hsim_order_ga;          /* order_ga.c */
+extern const hsim_order_t hsim_order_sa;          /* order_sa.c */
 extern const hsim_scheduler_t hsim_sched_none;
 extern const hsim_scheduler_t hsim_sched_easy;
 extern const hsim_scheduler_t hsim_sched_conservative;
@@ -45,6 +47,8 @@ const hsim_order_t *const hsim_orders[] = {
     &hsim_order_fairshare,
     &hsim_order_multifactor,
     &hsim_order_adaptive,
+    &hsim_order_ga,
+    &hsim_order_sa,
     NULL,
 };
 

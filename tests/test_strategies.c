@@ -11,6 +11,8 @@
  *  - conservative backfilling follows a time-dependent order;
  *  - adaptive switches orders on a crafted load step, as its thresholds
  *    and hysteresis say, and logs each switch; promotes and demotes;
+ *  - ga and sa never plan worse than their starting order, and the same
+ *    seed gives the same order;
  *  - parameters: parsed against each descriptor, errors name the valid
  *    ones, and a [policy] section's mistakes come at their line.
  */
@@ -18,6 +20,7 @@
 
 #include "policies/queue.h"
 #include "policies/registry.h"
+#include "policies/search.h"
 #include "sim/config.h"
 
 #include <stdlib.h>
@@ -385,6 +388,81 @@ static void test_adaptive_classes(void)
     o->destroy(st);
 }
 
+/* The first k of order o's ranking of v's waiting jobs after a pass with
+   parameters kv, into out; the state is kept in *st (destroyed by the
+   caller). */
+static void search_once(const char *name, const char *const *kv, const hsim_view_t *v,
+                        int32_t *out, size_t n, void **st)
+{
+    const hsim_order_t *o = hsim_order_find(name);
+    static hsim_param_set_t set; /* the state keeps no pointer into it */
+    set_params(&set, kv);
+    hsim_order_ctx_t c = {.n_jobs = n, .capacity = v->capacity, .values = &set, .seed = 7};
+    CU_ASSERT_EQUAL_FATAL(o->create(&c, st), 0);
+    CU_ASSERT_EQUAL_FATAL(o->pass(*st, v), 0);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (int32_t)i;
+    CU_ASSERT_EQUAL(hsim_order_sort(out, n, v->jobs, o, *st, v->now), 0);
+}
+
+/*
+ * ga and sa on 40 random waiting jobs (1..8 of 16 processors, 1 to 60
+ * minutes) beside 5 running ones, a window of 12, for each objective: the
+ * order found plans no worse than the starting one (fcfs) by the search's
+ * own cost; at least once strictly better; the jobs after the window keep
+ * the base order; the same seed gives the same order.
+ */
+static void test_search_orders(void)
+{
+    enum { N = 45, W = 40 };
+    hsim_vjob_t js[N];
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    for (int i = 0; i < N; i++)
+        js[i] = (hsim_vjob_t){.submit = hsim_test_between(&x, 0, 600) * S,
+                              .estimate = hsim_test_between(&x, 60, 3600) * S,
+                              .procs = (int32_t)hsim_test_between(&x, 1, 8), .user = i % 4};
+    int32_t waiting[W];
+    for (int i = 0; i < W; i++)
+        waiting[i] = i;
+    hsim_running_t run[5];
+    int32_t busy = 0;
+    for (int i = 0; i < 5; i++) {
+        run[i] = (hsim_running_t){.job = W + i, .procs = 2, .start = 0,
+                                  .est_end = (700 + 300 * i) * S};
+        busy += 2;
+    }
+    hsim_view_t v = {.now = 600 * S, .capacity = 16, .running_procs = busy, .jobs = js,
+                     .waiting = waiting, .n_waiting = W, .running = run, .n_running = 5};
+    static const char *const objectives[] = {"bsld", "wait", "makespan"};
+    int better = 0;
+    for (int o = 0; o < 2; o++) {
+        const char *name = o ? "sa" : "ga";
+        for (int k = 0; k < 3; k++) {
+            char wkey[32], okey[32];
+            snprintf(wkey, sizeof wkey, "%s.window", name);
+            snprintf(okey, sizeof okey, "%s.objective", name);
+            const char *const kv[] = {wkey, "12", okey, objectives[k], NULL};
+            int32_t got[W], again[W];
+            void *st, *st2;
+            search_once(name, kv, &v, got, W, &st);
+            search_once(name, kv, &v, again, W, &st2);
+            CU_ASSERT_EQUAL(memcmp(got, again, sizeof got), 0); /* same seed */
+            hsim_search_plan_t *plan = &((hsim_search_t *)st)->plan;
+            int32_t start[12];
+            for (int i = 0; i < 12; i++)
+                start[i] = waiting[i]; /* fcfs: submission order */
+            double c0 = hsim_search_cost(plan, start, 12), c1 = hsim_search_cost(plan, got, 12);
+            CU_ASSERT_TRUE(c1 <= c0);
+            better += c1 < c0;
+            for (int i = 12; i < W; i++) /* after the window: fcfs */
+                CU_ASSERT_EQUAL(got[i], i);
+            hsim_order_find(name)->destroy(st);
+            hsim_order_find(name)->destroy(st2);
+        }
+    }
+    CU_ASSERT_TRUE(better >= 4);
+}
+
 /* Parameters are checked against the descriptor: unknown names, values
    out of range, malformed tables, twice the same key. */
 static void test_parameters_checked(void)
@@ -461,6 +539,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_conservative_follows_priority);
     HSIM_TEST(s, test_adaptive_switches_on_a_load_step);
     HSIM_TEST(s, test_adaptive_classes);
+    HSIM_TEST(s, test_search_orders);
     HSIM_TEST(s, test_parameters_checked);
     HSIM_TEST(s, test_parameters_in_ini);
 }
