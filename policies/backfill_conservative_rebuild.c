@@ -54,20 +54,6 @@ void hsim_cons_rebuild_destroy(hsim_cons_rebuild_t *s)
     hsim_free(s);
 }
 
-/* The waiting jobs into s->ids, in the order at now; how many in *n.
-   0 or HSIM_ENOMEM. */
-static int sorted_waiting(hsim_cons_rebuild_t *s, const hsim_view_t *v, size_t *n)
-{
-    if (hsim_grow(&s->ids, &s->cap, v->n_waiting + 1, sizeof *s->ids))
-        return HSIM_ENOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < v->n_waiting; i++)
-        if (v->waiting[i] >= 0)
-            s->ids[k++] = v->waiting[i];
-    *n = k;
-    return hsim_order_sort(s->ids, k, v->jobs, s->params.order, s->params.order_state, v->now);
-}
-
 /* On a pool: a profile of the running jobs, then a window for each job. */
 static int pass_pool(hsim_cons_rebuild_t *s, const hsim_view_t *v, size_t n,
                      const hsim_decide_t *d)
@@ -111,7 +97,8 @@ int hsim_cons_rebuild_pass(hsim_cons_rebuild_t *s, const hsim_view_t *v,
                            const hsim_decide_t *d)
 {
     size_t n;
-    int rc = sorted_waiting(s, v, &n);
+    int rc = hsim_waiting_sorted(v, s->params.order, s->params.order_state, &s->ids, &s->cap,
+                                 &n);
     if (rc)
         return rc;
     return s->params.planner ? pass_nodes(s, v, n, d) : pass_pool(s, v, n, d);

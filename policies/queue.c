@@ -471,6 +471,19 @@ int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
     return 0;
 }
 
+int hsim_waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, const void *st,
+                        int32_t **ids, size_t *cap, size_t *n)
+{
+    if (hsim_grow(ids, cap, v->n_waiting + 1, sizeof **ids))
+        return HSIM_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < v->n_waiting; i++)
+        if (v->waiting[i] >= 0)
+            (*ids)[k++] = v->waiting[i];
+    *n = k;
+    return hsim_order_sort(*ids, k, v->jobs, o, st, v->now);
+}
+
 int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
 {
     compact(q);

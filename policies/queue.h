@@ -116,6 +116,11 @@ int hsim_queue_refresh(hsim_queue_t *q, const hsim_view_t *v);
    HSIM_ENOMEM. */
 int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
                     const hsim_order_t *order, const void *state, hsim_time_t now);
+/* The live waiting jobs of v into *ids (grown as needed, *cap entries),
+   sorted by order o with state st at v->now; how many into *n.  0 or
+   HSIM_ENOMEM.  O(W log W). */
+int hsim_waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, const void *st,
+                        int32_t **ids, size_t *cap, size_t *n);
 /*
  * The start of every pass: tidies the queue, refreshes it
  * (hsim_queue_refresh()), then starts jobs from its head while they fit in

@@ -157,13 +157,10 @@ static int plan_from_view(hsim_search_plan_t *p, const hsim_view_t *v, size_t k)
 
 int hsim_search_pass(hsim_search_t *s, void *state, const hsim_view_t *v, hsim_search_fn *fn)
 {
-    if (hsim_grow(&s->ids, &s->cap_ids, v->n_waiting + 1, sizeof *s->ids))
-        return HSIM_ENOMEM;
     size_t n = 0;
-    for (size_t i = 0; i < v->n_waiting; i++)
-        if (v->waiting[i] >= 0)
-            s->ids[n++] = v->waiting[i];
-    int rc = hsim_order_sort(s->ids, n, v->jobs, s->base, NULL, v->now);
+    int rc = hsim_waiting_sorted(v, s->base, NULL, &s->ids, &s->cap_ids, &n);
+    if (rc)
+        return rc;
     size_t k = n < s->window ? n : s->window;
     if (rc == 0 && k > 1 && (rc = plan_from_view(&s->plan, v, k)) == 0)
         rc = fn(s, state, s->ids, k);
