@@ -59,7 +59,9 @@ static int ga_create(const hsim_order_ctx_t *c, void **state)
 static size_t tournament(ga_t *g)
 {
     size_t a = gsl_rng_uniform_int(g->x.rng, g->pop), b = gsl_rng_uniform_int(g->x.rng, g->pop);
-    return g->cost[b] < g->cost[a] || (g->cost[b] == g->cost[a] && b < a) ? b : a;
+    if (g->cost[b] != g->cost[a])
+        return g->cost[b] < g->cost[a] ? b : a;
+    return b < a ? b : a;
 }
 
 /* Order crossover: child = p[lo, hi) in place, the rest of q's genes in

@@ -78,7 +78,8 @@ static void heap_pop(hsim_search_plan_t *p, size_t *n)
 
 double hsim_search_cost(hsim_search_plan_t *p, const int32_t *perm, size_t k)
 {
-    hsim_time_t t = p->now, last_end = p->now;
+    hsim_time_t t = p->now;
+    hsim_time_t last_end = t;
     int32_t free = p->free_now;
     size_t r = 0, nh = 0;
     double sum = 0;

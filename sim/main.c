@@ -40,7 +40,7 @@ static void usage(FILE *f)
           "the jobs of a generator) as SWF, and as CSV with the resources SWF\n"
           "cannot hold, for other tools.\n"
           "hsim help policies lists every queue order, scheduler, estimate and\n"
-          "placement policy a [policy NAME] section can name.\n"
+          "placement policy a [policy NAME] section can name, and their parameters.\n"
           "\n"
           "options:\n"
           "  -q, --quiet     print no table\n"
