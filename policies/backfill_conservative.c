@@ -8,7 +8,8 @@
  * the time is now).  After each termination the job's unused estimate is
  * released and every waiting job, in queue order, is taken out and placed
  * again at its earliest fit: never later than before, so no reservation is
- * ever delayed.
+ * ever delayed.  (Under an order that changes with time the plan is made
+ * again at every pass instead: backfill_conservative_rebuild.c.)
  *
  * Taking a job out and placing it again is the costly way to ask "can it
  * start earlier?".  With its reservation at 'at', a window [t, t + dur),
@@ -742,7 +743,8 @@ static int cons_schedule(void *state, const hsim_view_t *v, const hsim_decide_t 
 
 const hsim_scheduler_t hsim_sched_conservative = {
     .name = "conservative",
-    .summary = "conservative backfilling: every job gets a reservation that never moves later",
+    .summary = "conservative backfilling: every job gets a reservation that never moves later "
+               "(planned again at each pass under a time-dependent order)",
     .create = cons_create,
     .destroy = cons_destroy,
     .submitted = cons_submitted,

@@ -791,6 +791,11 @@ check "every job rejected: exit 2" test $rc -eq 2
 check "every job rejected: the main reason and its count" \
   has_err "all-bad.ini: no job left to run: all 5 rejected; the most common reason (3 jobs): asks for 9 processors, the machine has 4"
 
+# hsim help policies prints each plug-in's parameters with default and range
+run help policies
+check "help policies: a parameter with its default" has_out "priority.age_weight = 1  [0..1e+09]"
+check "help policies: a choice" has_out "ga.objective = bsld  [bsld|wait|makespan]"
+
 # a time-dependent order under conservative backfilling: the plan is made
 # again at every pass (policies/backfill_conservative_rebuild.c)
 printf '[workload]\npath = %s/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz\nmax_jobs = 3000\n[cluster]\nprocessors = 100\n[policy p]\nqueue = wfp3\nbackfill = conservative\n' "$shared" >wfp3-cons.ini

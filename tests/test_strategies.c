@@ -519,6 +519,23 @@ static void test_parameters_in_ini(void)
                      "priority.age_weight = x\n", 5, "age_weight: expected a number");
     expect_ini_error("[workload]\npath = t.swf\n[policy a]\nqueue = fcfs\n"
                      "fairshare.half_life = 2\n", 5, "fairshare.half_life applies to fairshare");
+    expect_ini_error("[workload]\npath = t.swf\n[policy a]\nqueue = adaptive\n"
+                     "adaptive.orders = fcfs, nosuch\n", 5, "'nosuch' is not a queue order");
+    expect_ini_error("[workload]\npath = t.swf\n[policy a]\nqueue = adaptive\n"
+                     "adaptive.orders = fcfs, fairshare\n", 5, "without state of its own");
+    expect_ini_error("[workload]\npath = t.swf\n[policy a]\nqueue = adaptive\n"
+                     "adaptive.orders = fcfs\n", 5, "expected 2 to 4 order names");
+    expect_ini_error("[workload]\npath = t.swf\n[policy a]\nqueue = ga\n"
+                     "ga.window = 1\n", 5, "window: expected an integer in 2..256");
+    /* a parameter of the backfilling order is read */
+    static hsim_config_t c2;
+    hsim_err_t e2;
+    memset(&e2, 0, sizeof e2);
+    CU_ASSERT_EQUAL(hsim_config_parse_string("[workload]\npath = t.swf\n[policy a]\n"
+                                             "queue = adaptive\nbackfill = easy\n"
+                                             "backfill_order = priority\n"
+                                             "priority.age_weight = 3\n",
+                                             "exp/x.ini", &c2, &e2), 0);
     static hsim_config_t c;
     hsim_err_t e;
     memset(&e, 0, sizeof e);
