@@ -8,7 +8,8 @@
  * the time is now).  After each termination the job's unused estimate is
  * released and every waiting job, in queue order, is taken out and placed
  * again at its earliest fit: never later than before, so no reservation is
- * ever delayed.
+ * ever delayed.  (Under an order that changes with time the plan is made
+ * again at every pass instead: backfill_conservative_rebuild.c.)
  *
  * Taking a job out and placing it again is the costly way to ask "can it
  * start earlier?".  With its reservation at 'at', a window [t, t + dur),
@@ -81,6 +82,9 @@ typedef struct run_note {
 } run_note_t;
 
 typedef struct cons {
+    hsim_cons_rebuild_t *rebuild; /* under a time-dependent order: all of
+                                 the state (the plan is made again at each
+                                 pass); NULL otherwise */
     hsim_cons_nodes_t *nodes; /* on a cluster of nodes: all of the state
                                  (backfill_conservative_nodes.c); NULL on
                                  a pool, where the rest is */
@@ -129,8 +133,9 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
     cons_t *s = hsim_calloc(1, sizeof *s);
     if (!s)
         return HSIM_ENOMEM;
-    if (p->planner) {
-        int rc = hsim_cons_nodes_create(p, &s->nodes);
+    if (p->order->time_dependent || p->planner) {
+        int rc = p->order->time_dependent ? hsim_cons_rebuild_create(p, &s->rebuild)
+                                          : hsim_cons_nodes_create(p, &s->nodes);
         if (rc) {
             hsim_free(s);
             return rc;
@@ -146,7 +151,7 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
         hsim_free(s);
         return HSIM_ENOMEM;
     }
-    hsim_queue_init(&s->queue, p->order);
+    hsim_queue_init(&s->queue, p->order, p->order_state);
     s->pass = 1; /* so that no zeroed note is ever of the last pass */
     s->vacated_lo = HSIM_TIME_MAX;
     s->vacated_hi = -1;
@@ -167,6 +172,8 @@ static void check_profile(const cons_t *s)
 static void cons_destroy(void *state)
 {
     cons_t *s = state;
+    if (s->rebuild)
+        hsim_cons_rebuild_destroy(s->rebuild);
     if (s->nodes)
         hsim_cons_nodes_destroy(s->nodes);
     hsim_profile_free(&s->profile);
@@ -409,6 +416,8 @@ static int cons_submitted(void *state, const hsim_view_t *v, int32_t job,
                           const hsim_decide_t *d)
 {
     cons_t *s = state;
+    if (s->rebuild)
+        return 0; /* placed by the pass that follows */
     if (s->nodes)
         return hsim_cons_nodes_submitted(s->nodes, v, job, d);
     if (!s->ready) {
@@ -569,6 +578,8 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
     (void)start;
     (void)est_end;
     cons_t *s = state;
+    if (s->rebuild)
+        return 0; /* the pass that follows plans again */
     if (s->nodes)
         return hsim_cons_nodes_ended(s->nodes, v, job, d);
     hsim_time_t now = v->now;
@@ -724,15 +735,16 @@ static int cons_ended(void *state, const hsim_view_t *v, int32_t job,
 
 static int cons_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
 {
-    (void)state;
-    (void)v;
-    (void)d;
+    cons_t *s = state;
+    if (s->rebuild)
+        return hsim_cons_rebuild_pass(s->rebuild, v, d);
     return 0; /* every decision is a reservation made on submission or end */
 }
 
 const hsim_scheduler_t hsim_sched_conservative = {
     .name = "conservative",
-    .summary = "conservative backfilling: every job gets a reservation that never moves later",
+    .summary = "conservative backfilling: every job gets a reservation that never moves later "
+               "(planned again at each pass under a time-dependent order)",
     .create = cons_create,
     .destroy = cons_destroy,
     .submitted = cons_submitted,

@@ -43,7 +43,7 @@ int hsim_cons_nodes_create(const hsim_policy_params_t *p, hsim_cons_nodes_t **ou
         hsim_free(s);
         return HSIM_ENOMEM;
     }
-    hsim_queue_init(&s->queue, p->order);
+    hsim_queue_init(&s->queue, p->order, p->order_state);
     *out = s;
     return 0;
 }

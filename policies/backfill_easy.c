@@ -55,12 +55,12 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
     easy_t *s = hsim_calloc(1, sizeof *s);
     if (!s)
         return HSIM_ENOMEM;
-    hsim_queue_init(&s->queue, p->order);
+    hsim_queue_init(&s->queue, p->order, p->order_state);
     s->planner = p->planner;
     s->head_job = -1;
     s->bf_order = p->backfill_order;
     if (s->bf_order) {
-        hsim_queue_init(&s->bf, s->bf_order);
+        hsim_queue_init(&s->bf, s->bf_order, p->backfill_order_state);
         hsim_queue_pair(&s->queue, &s->bf);
     }
     if (s->planner) {

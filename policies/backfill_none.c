@@ -9,7 +9,7 @@ static int none_create(const hsim_policy_params_t *p, void **state)
     hsim_queue_t *q = hsim_malloc(sizeof *q);
     if (!q)
         return HSIM_ENOMEM;
-    hsim_queue_init(q, p->order);
+    hsim_queue_init(q, p->order, p->order_state);
     *state = q;
     return 0;
 }

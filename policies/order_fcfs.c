@@ -3,8 +3,10 @@
  */
 #include "policy.h"
 
-static int fcfs_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now)
+static int fcfs_compare(const void *st, const hsim_vjob_t *jobs, int32_t a, int32_t b,
+                        hsim_time_t now)
 {
+    (void)st;
     (void)jobs;
     (void)now;
     return (a > b) - (a < b); /* job indices are in submission order */

@@ -36,8 +36,10 @@ static int by_score(double x, double y, int larger_first, int32_t a, int32_t b)
     return (a > b) - (a < b);
 }
 
-static int ljf_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now)
+static int ljf_compare(const void *st, const hsim_vjob_t *jobs, int32_t a, int32_t b,
+                       hsim_time_t now)
 {
+    (void)st;
     (void)now;
     return by_score((double)jobs[a].estimate, (double)jobs[b].estimate, 1, a, b);
 }
@@ -77,18 +79,24 @@ static double f4(const hsim_vjob_t *j)
     return secs(j->estimate) * sqrt((double)j->procs) + 530000 * log10(submit_s(j));
 }
 
-static int wfp3_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now)
+static int wfp3_compare(const void *st, const hsim_vjob_t *jobs, int32_t a, int32_t b,
+                        hsim_time_t now)
 {
+    (void)st;
     return by_score(wfp3(&jobs[a], now), wfp3(&jobs[b], now), 1, a, b);
 }
-static int unicep_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now)
+static int unicep_compare(const void *st, const hsim_vjob_t *jobs, int32_t a, int32_t b,
+                          hsim_time_t now)
 {
+    (void)st;
     return by_score(unicep(&jobs[a], now), unicep(&jobs[b], now), 1, a, b);
 }
 
 #define STATIC_SCORE(f)                                                                      \
-    static int f##_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now)  \
+    static int f##_compare(const void *st, const hsim_vjob_t *jobs, int32_t a, int32_t b,  \
+                           hsim_time_t now)                                                  \
     {                                                                                        \
+        (void)st;                                                                            \
         (void)now;                                                                           \
         return by_score(f(&jobs[a]), f(&jobs[b]), 0, a, b);                                  \
     }

@@ -3,8 +3,10 @@
  */
 #include "policy.h"
 
-static int sjf_compare(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now)
+static int sjf_compare(const void *st, const hsim_vjob_t *jobs, int32_t a, int32_t b,
+                       hsim_time_t now)
 {
+    (void)st;
     (void)now;
     hsim_time_t ea = jobs[a].estimate, eb = jobs[b].estimate;
     if (ea != eb)

@@ -4,7 +4,7 @@
  * chooses the nodes.
  *
  * A placement policy is a const descriptor in its own file, listed once in
- * placement_registry.c.  create() returns per-run state (round-robin
+ * policies/registry.c.  create() returns per-run state (round-robin
  * pointers and the like); place() reads the cluster (never changes it) and
  * writes an allocation, which the engine applies.
  */

@@ -15,6 +15,7 @@
 #define HSIM_POLICY_H
 
 #include "../sim/common.h"
+#include "params.h"
 
 struct hsim_cluster;
 struct hsim_request;
@@ -30,9 +31,14 @@ typedef struct hsim_vjob {
     hsim_time_t requested; /* user's requested time after cleaning, > 0 */
     int32_t procs;         /* processors, 1..capacity */
     int32_t user;          /* user id, -1 when unknown */
+    int32_t group;         /* group id, -1 when unknown */
+    int32_t queue;         /* the trace's queue number, -1 when unknown */
+    int32_t partition;     /* partition number, -1 when unknown */
+    int32_t app;           /* application (executable) number, -1 unknown */
 } hsim_vjob_t;
 
-/* A running job: it holds its processors until est_end at the latest. */
+/* A running job: it holds its processors until est_end at the latest.
+   Its owner is the view's jobs[job].user (and .group). */
 typedef struct hsim_running {
     int32_t job;           /* job index */
     int32_t procs;         /* processors held */
@@ -146,26 +152,62 @@ typedef struct hsim_policy_params {
     int32_t capacity;        /* processors in the machine */
     size_t n_jobs;           /* jobs in the run: indices are 0..n_jobs-1 */
     const struct hsim_order *order;   /* queue order */
+    const void *order_state; /* its per-run state (the engine's), or NULL */
     const struct hsim_order *backfill_order; /* order of the backfilling
                                       pass; NULL = queue order */
+    const void *backfill_order_state; /* its per-run state, or NULL */
     struct hsim_planner *planner;    /* on a cluster of nodes: plan with it
                                       (the view's planner); NULL on a pool */
     hsim_time_t quantum;             /* a time-slicing scheduler's slice
                                       (quantum = S), > 0; 0 for the others */
+    const hsim_param_set_t *values;  /* the section's plug-in parameters
+                                      (NULL: all defaults) */
 } hsim_policy_params_t;
+
+/* What an order's create() gets. */
+typedef struct hsim_order_ctx {
+    size_t n_jobs;           /* jobs in the run: indices are 0..n_jobs-1 */
+    int32_t capacity;        /* processors (cores on a cluster of nodes) */
+    const hsim_param_set_t *values; /* the section's plug-in parameters
+                                      (NULL: all defaults) */
+    uint64_t seed;           /* the experiment's seed, for an order that
+                                draws random numbers (one GSL stream) */
+} hsim_order_ctx_t;
 
 /*
  * A queue order: compares two waiting jobs; < 0 when a goes first.  Must be
- * a strict total order: ties end on the job index (submission order).
- * Orders that depend on now (aging) set time_dependent.
+ * a strict total order at any one time: ties end on the job index
+ * (submission order).  Orders that depend on now (aging) set
+ * time_dependent: every scheduler re-sorts its queue at each pass then.
+ *
+ * An order may keep per-run state (usage tables, a plan): create() makes
+ * it, and compare() gets it (NULL for an order without create()).  The
+ * engine owns it and calls the hooks, each of which may be NULL: pass()
+ * before the scheduler hears of each event (a submission, a termination,
+ * a repair), so that compare() may read scores pass() computed at now;
+ * started() after a job started, ended() after one ended (started at
+ * start).  report() writes what the order logged during the run (a CSV
+ * with a header) to out, which the experiment names <policy>/<report_name>.
+ * An order's parameters are declared in params (NULL-name-terminated).
  */
 typedef struct hsim_order {
     const char *name;
     const char *summary;
+    const hsim_param_def_t *params; /* NULL: none */
     int time_dependent;
     int ignores_estimates; /* 1: compare() never reads an estimate, so a
                               revised estimate moves no job */
-    int (*compare)(const hsim_vjob_t *jobs, int32_t a, int32_t b, hsim_time_t now);
+    int draws_random;      /* 1: it draws from the experiment's seed (ga,
+                              sa), so repeat gives other runs */
+    int (*compare)(const void *state, const hsim_vjob_t *jobs, int32_t a, int32_t b,
+                   hsim_time_t now);
+    int (*create)(const hsim_order_ctx_t *c, void **state); /* 0 or < 0 */
+    void (*destroy)(void *state);
+    int (*pass)(void *state, const hsim_view_t *v);
+    int (*started)(void *state, const hsim_view_t *v, int32_t job);
+    int (*ended)(void *state, const hsim_view_t *v, int32_t job, hsim_time_t start);
+    const char *report_name; /* NULL: no report */
+    int (*report)(const void *state, FILE *out);
 } hsim_order_t;
 
 /*
@@ -177,6 +219,7 @@ typedef struct hsim_order {
 typedef struct hsim_scheduler {
     const char *name;
     const char *summary;
+    const hsim_param_def_t *params; /* NULL: none */
     int (*create)(const hsim_policy_params_t *p, void **state);
     void (*destroy)(void *state);
     int (*submitted)(void *state, const hsim_view_t *v, int32_t job,

@@ -54,12 +54,12 @@ static int by_cost(const void *x, const void *y)
 }
 
 /* The waiting job order ranks first now, or -1.  O(waiting). */
-static int32_t head_of(const hsim_order_t *order, const hsim_view_t *v)
+static int32_t head_of(const hsim_order_t *order, const void *state, const hsim_view_t *v)
 {
     int32_t head = -1;
     for (size_t i = 0; i < v->n_waiting; i++) {
         int32_t j = v->waiting[i];
-        if (j >= 0 && (head < 0 || order->compare(v->jobs, j, head, v->now) < 0))
+        if (j >= 0 && (head < 0 || order->compare(state, v->jobs, j, head, v->now) < 0))
             head = j;
     }
     return head;
@@ -77,10 +77,11 @@ static int32_t gpus_held(const hsim_view_t *v, int32_t job)
     return g;
 }
 
-int hsim_preempt_pass(hsim_preempt_t *p, const hsim_order_t *order, int mode,
-                      hsim_time_t grace, const hsim_view_t *v, const hsim_decide_t *d)
+int hsim_preempt_pass(hsim_preempt_t *p, const hsim_order_t *order, const void *state,
+                      int mode, hsim_time_t grace, const hsim_view_t *v,
+                      const hsim_decide_t *d)
 {
-    int32_t head = head_of(order, v);
+    int32_t head = head_of(order, state, v);
     if (head < 0)
         return 0;
     int64_t need = v->jobs[head].procs, need_gpus = 0;
@@ -97,7 +98,7 @@ int hsim_preempt_pass(hsim_preempt_t *p, const hsim_order_t *order, int mode,
     for (size_t i = 0; i < v->n_running; i++) {
         const hsim_running_t *e = &v->running[i];
         if (e->job < 0 || e->est_end <= v->now || v->now - e->start < grace ||
-            order->compare(v->jobs, head, e->job, v->now) >= 0)
+            order->compare(state, v->jobs, head, e->job, v->now) >= 0)
             continue;
         victim_t *c = &p->c[n++];
         *c = (victim_t){.cost = (double)e->procs * (double)(v->now - e->start),

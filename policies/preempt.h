@@ -34,10 +34,12 @@ void hsim_preempt_destroy(hsim_preempt_t *p);
  * (ties: the latest submitted first) until the head would fit, then any
  * of them it would fit without is given back, last taken first.  Nothing
  * is stopped when all the candidates together would not make room.
- * mode is an hsim_stop_mode_t.  0 or a decision's negative code.
+ * state is the order's per-run state (NULL for an order without one); mode
+ * is an hsim_stop_mode_t.  0 or a decision's negative code.
  * O(waiting + running log running).
  */
-int hsim_preempt_pass(hsim_preempt_t *p, const hsim_order_t *order, int mode,
-                      hsim_time_t grace, const hsim_view_t *v, const hsim_decide_t *d);
+int hsim_preempt_pass(hsim_preempt_t *p, const hsim_order_t *order, const void *state,
+                      int mode, hsim_time_t grace, const hsim_view_t *v,
+                      const hsim_decide_t *d);
 
 #endif

@@ -13,10 +13,11 @@ static inline int32_t gpus_of(const hsim_queue_t *q, int32_t job)
     return q->key2 ? q->key2[job] : 0;
 }
 
-void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order)
+void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order, const void *state)
 {
     memset(q, 0, sizeof *q);
     q->order = order;
+    q->order_state = state;
     q->dirty_lo = SIZE_MAX;
 }
 
@@ -31,7 +32,7 @@ void hsim_queue_free(hsim_queue_t *q)
     hsim_free(q->gpus);
     hsim_free(q->tree_gpus);
     const int32_t *key2 = q->key2;
-    hsim_queue_init(q, q->order);
+    hsim_queue_init(q, q->order, q->order_state);
     q->key2 = key2;
 }
 
@@ -267,7 +268,7 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
     long last = (long)q->n - 1;
     while (last >= (long)q->first && q->ids[last] < 0)
         last--;
-    if (last < (long)q->first || q->order->compare(jobs, q->ids[last], job, now) < 0) {
+    if (last < (long)q->first || q->order->compare(q->order_state, jobs, q->ids[last], job, now) < 0) {
         q->ids[q->n] = job;
         q->procs[q->n] = jobs[job].procs;
         q->est[q->n] = jobs[job].estimate;
@@ -288,7 +289,7 @@ int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
             m++;
         if (m == hi)
             hi = mid; /* [mid, hi) holds only holes */
-        else if (q->order->compare(jobs, q->ids[m], job, now) < 0)
+        else if (q->order->compare(q->order_state, jobs, q->ids[m], job, now) < 0)
             lo = m + 1;
         else
             hi = m;
@@ -438,18 +439,18 @@ long hsim_queue_find_backfill2(hsim_queue_t *q, size_t from, const hsim_queue_ro
 
 /* qsort has no context argument, so a stable merge sort of its own. */
 static void merge_sort(int32_t *a, int32_t *tmp, size_t n, const hsim_vjob_t *jobs,
-                       const hsim_order_t *o, hsim_time_t now)
+                       const hsim_order_t *o, const void *st, hsim_time_t now)
 {
     if (n < 2)
         return;
     size_t h = n / 2;
-    merge_sort(a, tmp, h, jobs, o, now);
-    merge_sort(a + h, tmp, n - h, jobs, o, now);
-    if (o->compare(jobs, a[h - 1], a[h], now) < 0)
+    merge_sort(a, tmp, h, jobs, o, st, now);
+    merge_sort(a + h, tmp, n - h, jobs, o, st, now);
+    if (o->compare(st, jobs, a[h - 1], a[h], now) < 0)
         return; /* in order already: a sorted input takes n - 1 comparisons */
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n)
-        tmp[k++] = o->compare(jobs, a[j], a[i], now) < 0 ? a[j++] : a[i++];
+        tmp[k++] = o->compare(st, jobs, a[j], a[i], now) < 0 ? a[j++] : a[i++];
     while (i < h)
         tmp[k++] = a[i++];
     while (j < n)
@@ -458,22 +459,35 @@ static void merge_sort(int32_t *a, int32_t *tmp, size_t n, const hsim_vjob_t *jo
 }
 
 int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
-                    const hsim_order_t *order, hsim_time_t now)
+                    const hsim_order_t *order, const void *state, hsim_time_t now)
 {
     if (n < 2)
         return 0;
     int32_t *tmp = hsim_malloc(n * sizeof *tmp);
     if (!tmp)
         return HSIM_ENOMEM;
-    merge_sort(ids, tmp, n, jobs, order, now);
+    merge_sort(ids, tmp, n, jobs, order, state, now);
     hsim_free(tmp);
     return 0;
+}
+
+int hsim_waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, const void *st,
+                        int32_t **ids, size_t *cap, size_t *n)
+{
+    if (hsim_grow(ids, cap, v->n_waiting + 1, sizeof **ids))
+        return HSIM_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < v->n_waiting; i++)
+        if (v->waiting[i] >= 0)
+            (*ids)[k++] = v->waiting[i];
+    *n = k;
+    return hsim_order_sort(*ids, k, v->jobs, o, st, v->now);
 }
 
 int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
 {
     compact(q);
-    int rc = hsim_order_sort(q->ids, q->n, jobs, q->order, now);
+    int rc = hsim_order_sort(q->ids, q->n, jobs, q->order, q->order_state, now);
     for (size_t i = 0; i < q->n; i++) {
         q->procs[i] = jobs[q->ids[i]].procs;
         q->est[i] = jobs[q->ids[i]].estimate;
@@ -495,12 +509,12 @@ static int merge_back(hsim_queue_t *q, const hsim_view_t *v, int32_t *in, size_t
         hsim_free(tmp);
         return HSIM_ENOMEM;
     }
-    merge_sort(in, tmp, k, v->jobs, q->order, v->now);
+    merge_sort(in, tmp, k, v->jobs, q->order, q->order_state, v->now);
     pack(q, q->first); /* the holes before the first job stay */
     size_t i = q->n, j = k, w = q->n + k;
     while (j > 0) { /* the larger of the two lasts goes last */
         int32_t job;
-        if (i > q->first && q->order->compare(v->jobs, q->ids[i - 1], in[j - 1], v->now) > 0) {
+        if (i > q->first && q->order->compare(q->order_state, v->jobs, q->ids[i - 1], in[j - 1], v->now) > 0) {
             job = q->ids[--i];
         } else {
             job = in[--j];

@@ -41,6 +41,7 @@ typedef struct hsim_queue {
     uint64_t layout;     /* changes whenever live entries may have moved to
                             other slots: a caller's per-slot notes are void */
     const hsim_order_t *order;
+    const void *order_state; /* the order's per-run state, or NULL */
     struct hsim_queue *mirror; /* NULL, or a queue of the same jobs in
                             another order (see hsim_queue_pair()) */
     int32_t *slot;       /* when tracks: each queued job's slot, by job
@@ -64,7 +65,9 @@ typedef struct hsim_queue_room {
     hsim_time_t max_est;             /* ...or an estimate of at most this */
 } hsim_queue_room_t;
 
-void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order);
+/* An empty queue in order o, whose per-run state is state (NULL for an
+   order without one); q borrows both. */
+void hsim_queue_init(hsim_queue_t *q, const hsim_order_t *order, const void *state);
 void hsim_queue_free(hsim_queue_t *q);
 /* Inserts job at its place in the order.  0 or HSIM_ENOMEM. */
 int hsim_queue_insert(hsim_queue_t *q, const hsim_vjob_t *jobs, int32_t job,
@@ -109,9 +112,15 @@ int hsim_queue_resort(hsim_queue_t *q, const hsim_vjob_t *jobs, hsim_time_t now)
    revised) under others (a re-sort when it missed a revision: call it at
    every pass).  0 or HSIM_ENOMEM. */
 int hsim_queue_refresh(hsim_queue_t *q, const hsim_view_t *v);
-/* Sorts ids[0..n) by order at time now (stable).  0 or HSIM_ENOMEM. */
+/* Sorts ids[0..n) by order (with its state) at time now (stable).  0 or
+   HSIM_ENOMEM. */
 int hsim_order_sort(int32_t *ids, size_t n, const hsim_vjob_t *jobs,
-                    const hsim_order_t *order, hsim_time_t now);
+                    const hsim_order_t *order, const void *state, hsim_time_t now);
+/* The live waiting jobs of v into *ids (grown as needed, *cap entries),
+   sorted by order o with state st at v->now; how many into *n.  0 or
+   HSIM_ENOMEM.  O(W log W). */
+int hsim_waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, const void *st,
+                        int32_t **ids, size_t *cap, size_t *n);
 /*
  * The start of every pass: tidies the queue, refreshes it
  * (hsim_queue_refresh()), then starts jobs from its head while they fit in

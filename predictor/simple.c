@@ -47,26 +47,3 @@ const hsim_predictor_t hsim_predictor_oracle = {
     .predict = oracle_predict,
     .reads_runtime = 1,
 };
-
-extern const hsim_predictor_t hsim_predictor_last2;      /* last2.c */
-extern const hsim_predictor_t hsim_predictor_regression; /* trained.c */
-extern const hsim_predictor_t hsim_predictor_gbdt;       /* trained.c */
-extern const hsim_predictor_t hsim_predictor_lstm;       /* trained.c */
-
-const hsim_predictor_t *const hsim_predictors[] = {
-    &hsim_predictor_user,
-    &hsim_predictor_oracle,
-    &hsim_predictor_last2,
-    &hsim_predictor_regression,
-    &hsim_predictor_gbdt,
-    &hsim_predictor_lstm,
-    NULL,
-};
-
-const hsim_predictor_t *hsim_predictor_find(const char *name)
-{
-    for (size_t i = 0; hsim_predictors[i]; i++)
-        if (!strcmp(hsim_predictors[i]->name, name))
-            return hsim_predictors[i];
-    return NULL;
-}

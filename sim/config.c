@@ -867,11 +867,16 @@ static int policy_key(parse_t *p, const char *key, const char *v)
     } else if ((known = preempt_key(p, key, v)) >= 0) {
         return known;
     } else {
-        return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
-                       "backfill_order, estimate, estimate.model, estimate.retrain, "
-                       "estimate.under_weight, placement, spread, failures, on_failure, "
-                       "restart_cost, preempt, preempt_grace, switch_cost or quantum",
-                    key, pc->name);
+        char why[768];
+        int got = hsim_plugin_param(key, v, p->line, &pc->values, why, sizeof why);
+        if (got < 0)
+            return fail(p, "[policy %s] %s", pc->name, why);
+        if (got == 0)
+            return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
+                           "backfill_order, estimate, estimate.model, estimate.retrain, "
+                           "estimate.under_weight, placement, spread, failures, on_failure, "
+                           "restart_cost, preempt, preempt_grace, switch_cost, quantum or "
+                           "<order>.<parameter> (hsim help policies lists them)", key, pc->name);
     }
     return 1;
 }
@@ -1210,9 +1215,34 @@ static void workload_not_read(parse_t *p)
                 "gpu_share makes GPU jobs: expected gpu_share above 0");
 }
 
-/* The same for [policy] keys: backfill_order is read only by a backfilling
-   discipline that tries jobs in an order of its own (easy), placement and
-   spread only on a cluster of nodes. */
+/* A section's plug-ins that do not go together (hsim_policy_refusal()),
+   and plug-in parameters that none of them reads: an error at the line
+   of the key to blame. */
+static void policy_refused(parse_t *p, const hsim_policy_config_t *pc)
+{
+    const char *key = NULL;
+    const char *why = hsim_policy_refusal(pc->order, pc->backfill_order, pc->scheduler,
+                                          pc->predictor, &key);
+    if (why) {
+        int k = !strcmp(key, "estimate") ? HSIM_POLICY_ESTIMATE
+                : !strcmp(key, "queue") ? HSIM_POLICY_QUEUE : HSIM_POLICY_BACKFILL_ORDER;
+        const char *name = k == HSIM_POLICY_ESTIMATE ? pc->predictor->name
+                           : k == HSIM_POLICY_QUEUE  ? pc->order->name
+                                                     : pc->backfill_order->name;
+        int line = pc->seen & KEY_BIT(k) ? pc->lines[k] : pc->line;
+        fail_at(p, line, "[policy %s] %s = %s does not go with backfill = %s: %s", pc->name,
+                key, name, pc->scheduler->name, why);
+    }
+    const hsim_param_value_t *u = hsim_param_unread(&pc->values, pc->order,
+                                                    pc->backfill_order, pc->scheduler);
+    if (u)
+        fail_at(p, u->line, "[policy %s] %s.%s applies to %s, which this section does not "
+                            "use (queue = %s, backfill = %s)", pc->name, u->plugin,
+                u->def->name, u->plugin, pc->order->name, pc->scheduler->name);
+}
+
+/* The same for [policy] keys: the plug-ins' (policy_refused()), placement
+   and spread only on a cluster of nodes. */
 static void policy_not_read(parse_t *p, int cluster)
 {
     static const struct {
@@ -1223,18 +1253,7 @@ static void policy_not_read(parse_t *p, int cluster)
     for (size_t i = 0; i < c->n_policies; i++) {
         const hsim_policy_config_t *pc = &c->policies[i];
         const hsim_predictor_t *pred = pc->predictor;
-        if (pred && pc->scheduler->fixed_estimates && (pred->revises || pred->underpredicts))
-            fail_at(p, pc->lines[HSIM_POLICY_ESTIMATE],
-                    "[policy %s] estimate = %s does not apply to backfill = "
-                    "%s, which plans on estimates that never change and "
-                    "that no job outlives: expected user or oracle",
-                    pc->name, pred->name, pc->scheduler->name);
-        if (pc->order && pc->order->time_dependent && pc->scheduler->fixed_estimates)
-            fail_at(p, pc->lines[HSIM_POLICY_QUEUE],
-                    "[policy %s] queue = %s ranks jobs by how long they have waited, which "
-                    "backfill = %s does not follow (it keeps the reservations it made): "
-                    "expected backfill = none or easy", pc->name, pc->order->name,
-                    pc->scheduler->name);
+        policy_refused(p, pc);
         static const char *const trained_keys[] = {"estimate.model", "estimate.retrain",
                                                    "estimate.under_weight"};
         for (int k = HSIM_POLICY_ESTIMATE_MODEL; k <= HSIM_POLICY_ESTIMATE_UNDER_WEIGHT; k++)
@@ -1243,12 +1262,6 @@ static void policy_not_read(parse_t *p, int cluster)
                         "[policy %s] %s applies to trained predictors only (estimate = "
                         "regression, gbdt or lstm), not to estimate = %s", pc->name,
                         trained_keys[k - HSIM_POLICY_ESTIMATE_MODEL], pred->name);
-        if ((pc->seen & KEY_BIT(HSIM_POLICY_BACKFILL_ORDER)) &&
-            !pc->scheduler->reads_backfill_order)
-            fail_at(p, pc->lines[HSIM_POLICY_BACKFILL_ORDER],
-                    "[policy %s] backfill_order does not apply to "
-                    "backfill = %s: only easy reads it",
-                    pc->name, pc->scheduler->name);
         for (int n = 0; n < 2 && !cluster; n++)
             if (pc->seen & KEY_BIT(on_nodes[n].k))
                 fail_at(p, pc->lines[on_nodes[n].k],
@@ -1377,9 +1390,6 @@ static int preempt_check(parse_t *p)
         const char *why = NULL;
         if ((pc->seen & KEY_BIT(HSIM_POLICY_QUANTUM)) && !rr)
             line = pc->lines[HSIM_POLICY_QUANTUM], why = "quantum applies only with backfill = rr";
-        else if (rr && (pc->seen & KEY_BIT(HSIM_POLICY_QUEUE)) && strcmp(pc->order->name, "fcfs"))
-            line = pc->lines[HSIM_POLICY_QUEUE],
-            why = "backfill = rr takes jobs in turn, in submission order: expected queue = fcfs";
         else if (pc->preempt && rr)
             line = pc->lines[HSIM_POLICY_PREEMPT],
             why = "preempt with backfill = rr, which suspends jobs itself: expected preempt = off";
@@ -1427,12 +1437,16 @@ static int repeat_check(parse_t *p, int generated)
     }
     int drawn = generated || c->gpu_share > 0 || c->fpga_share > 0 ||
                 c->workflow == HSIM_WORKFLOW_DAG;
-    for (size_t k = 0; k < c->n_policies; k++)
-        drawn |= c->policies[k].failures && !c->failures[c->policies[k].failures - 1].trace[0];
+    for (size_t k = 0; k < c->n_policies; k++) {
+        const hsim_policy_config_t *pc = &c->policies[k];
+        drawn |= pc->failures && !c->failures[pc->failures - 1].trace[0];
+        drawn |= pc->order->draws_random ||
+                 (pc->backfill_order && pc->backfill_order->draws_random);
+    }
     if (!drawn)
         return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: repeat = %u would run one schedule %u "
                          "times: nothing here draws from the seed (a generator, gpu_share, "
-                         "fpga_share, workflow = dag, a failure model)", c->path,
+                         "fpga_share, workflow = dag, a failure model, queue = ga or sa)", c->path,
                          p->repeat_line, (unsigned)c->repeat, (unsigned)c->repeat);
     return 0;
 }

@@ -61,6 +61,7 @@ typedef struct hsim_policy_config {
     double preempt_grace_s;                  /* preempt_grace, seconds (60) */
     double switch_cost_s;                    /* switch_cost, seconds (0) */
     double quantum_s;                        /* quantum, seconds (600) */
+    hsim_param_set_t values;                 /* <plug-in>.<parameter> = ... */
     unsigned seen;                           /* keys given: bit k = key k */
     int lines[HSIM_POLICY_KEYS];             /* line of key k, if given */
 } hsim_policy_config_t;

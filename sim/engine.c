@@ -589,6 +589,9 @@ static int start_job_on(run_t *r, int32_t job, const hsim_alloc_t *given)
     if (o->end > HSIM_HORIZON)
         return hsim__past_horizon(r, job, "end");
     hsim__refresh_view(r);
+    int orc = hsim__order_started(r, job);
+    if (orc)
+        return orc;
     const hsim_predictor_t *pred = r->cfg->predictor;
     if (pred->started) {
         int rc = pred->started(r->pred_state, j, r->now);
@@ -822,6 +825,11 @@ static int finish_job(run_t *r, int32_t job)
         revise_user(r, job);
     if (r->planner)
         hsim__settle_ending(r); /* the planner sees the ledger as the scheduler does */
+    int orc = hsim__order_ended(r, job, start);
+    if (orc == 0)
+        orc = hsim__order_pass(r);
+    if (orc)
+        return orc;
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->ended) {
         int rc = s->ended(r->sched_state, &r->view, job, start, est_end, &r->decide);
@@ -866,6 +874,9 @@ int hsim__announce_job(run_t *r, int32_t job)
     hsim__refresh_view(r);
     if (r->planner)
         hsim__settle_ending(r); /* the planner sees the ledger as the scheduler does */
+    int orc = hsim__order_pass(r);
+    if (orc)
+        return orc;
     const hsim_scheduler_t *s = r->cfg->scheduler;
     if (s->submitted) {
         int rc = s->submitted(r->sched_state, &r->view, job, &r->decide);
@@ -1007,7 +1018,8 @@ static int setup(run_t *r)
                              (long long)j->id, (long long)j->line, j->procs, r->cfg->capacity);
         r->vjobs[i] = (hsim_vjob_t){.submit = j->submit, .estimate = j->estimate,
                                     .requested = j->estimate, .procs = j->procs,
-                                    .user = j->user};
+                                    .user = j->user, .group = j->group, .queue = j->queue,
+                                    .partition = j->partition, .app = j->app};
         r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING,
                                      .node = -1, .speed = 1.0f};
         if (r->stats.held)
@@ -1039,13 +1051,19 @@ static int setup(run_t *r)
     if (!r->inv_scratch)
         return HSIM_ENOMEM;
 #endif
+    int orc = hsim__orders_create(r);
+    if (orc)
+        return orc;
     hsim_policy_params_t params = {
         .capacity = r->cfg->capacity,
         .n_jobs = n,
         .order = r->cfg->order,
+        .order_state = r->order_state,
         .backfill_order = r->cfg->backfill_order,
+        .backfill_order_state = r->bf_order_state,
         .planner = r->planner,
         .quantum = r->cfg->quantum,
+        .values = r->cfg->values,
     };
     hsim_predictor_ctx_t pctx = {
         .n_jobs = n,
@@ -1062,7 +1080,7 @@ static int setup(run_t *r)
     return r->cfg->scheduler->create(&params, &r->sched_state);
 }
 
-static void teardown(run_t *r)
+static int teardown(run_t *r, int ok)
 {
     if (r->has_cluster) {
         for (size_t i = 0; r->stats.node_busy && i < r->cluster.n_nodes; i++)
@@ -1113,6 +1131,7 @@ static void teardown(run_t *r)
     hsim_free(r->revised);
     if (r->sched_state)
         r->cfg->scheduler->destroy(r->sched_state);
+    int rc = hsim__orders_destroy(r, ok); /* after the scheduler's queues */
     if (r->pred_state)
         r->cfg->predictor->destroy(r->pred_state);
     hsim_heap_free(&r->heap);
@@ -1129,6 +1148,7 @@ static void teardown(run_t *r)
 #ifdef HSIM_INVARIANTS
     hsim_free(r->inv_scratch);
 #endif
+    return rc;
 }
 
 /* A reserved start the cluster could not place: it waits for resources. */
@@ -1304,7 +1324,9 @@ int hsim_engine_run(const hsim_workload_t *w, const hsim_run_config_t *cfg,
     int rc = setup(&r);
     if (rc == 0)
         rc = loop(&r);
-    teardown(&r);
+    int trc = teardown(&r, rc == 0);
+    if (rc == 0)
+        rc = trc;
     if (stats)
         *stats = r.stats;
     else
@@ -1321,5 +1343,6 @@ void hsim_run_stats_free(hsim_run_stats_t *st)
     hsim_free(st->starts);
     hsim_free(st->lost);
     hsim_free(st->ran);
+    hsim_free(st->order_report);
     memset(st, 0, sizeof *st);
 }

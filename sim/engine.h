@@ -98,6 +98,10 @@ typedef struct hsim_run_config {
     void (*progress)(void *arg, size_t jobs_ended);
     void *progress_arg;
     uint64_t progress_every;             /* events between calls, >= 1 */
+    const hsim_param_set_t *values;      /* the plug-ins' parameters
+                                            (NULL: their defaults) */
+    uint64_t seed;                       /* the experiment's seed, for an
+                                            order that draws numbers */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {
@@ -134,6 +138,10 @@ typedef struct hsim_run_stats {
     hsim_time_t *ran;      /* [jobs] time each job ran, all its attempts
                               (suspensions excluded); caller frees */
     uint64_t preemptions;  /* jobs a policy stopped, counted per stop */
+    /* With a queue order that reports (hsim_order_t's report()): */
+    char *order_report;    /* what it wrote, NUL-terminated; caller frees
+                              (hsim_free); NULL for none */
+    size_t order_report_len; /* its length, bytes */
 } hsim_run_stats_t;
 
 /*

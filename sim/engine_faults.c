@@ -88,6 +88,8 @@ int hsim__fail_node(run_t *r, int32_t node)
        others' */
     for (size_t k = 0; k < n && rc == 0; k++)
         rc = hsim__enqueue_job(r, r->victims[k]);
+    for (size_t k = 0; k < n && rc == 0; k++) /* their orders' usage stops */
+        rc = hsim__order_ended(r, r->victims[k], start[k]);
     const hsim_scheduler_t *s = r->cfg->scheduler;
     for (size_t k = 0; k < n && rc == 0 && s->ended; k++) {
         int32_t job = r->victims[k];
@@ -135,6 +137,8 @@ int hsim__repair_node(run_t *r, int32_t node)
     hsim__refresh_view(r);
     if (r->planner)
         hsim__settle_ending(r);
+    if ((rc = hsim__order_pass(r)))
+        return rc;
     return hsim__schedule_pass(r);
 }
 

@@ -203,12 +203,14 @@ int hsim__decide_stop(void *ctx, int32_t job, int mode)
     if (mode < HSIM_STOP_REQUEUE || mode > HSIM_STOP_CHECKPOINT)
         return hsim_errf(r->e, HSIM_EINPUT, "policy error: stop of job %lld in mode %d",
                          (long long)r->w->jobs[job].id, mode);
+    hsim_time_t start = r->out[job].start;
     hsim__stop_job(r, job, mode, mode == HSIM_STOP_REQUEUE ? 0 : r->cfg->switch_cost);
     r->stats.preemptions++;
     r->stopped[r->n_stopped++] = job;
     int rc = hsim__enqueue_job(r, job);
     hsim__refresh_view(r);
-    return rc;
+    /* its order's usage (fair share) stops with it, as at an end */
+    return rc ? rc : hsim__order_ended(r, job, start);
 }
 
 /* hsim_decide_t's wake(): a pass at time at; one event per distinct time
@@ -236,8 +238,8 @@ int hsim__schedule_pass(run_t *r)
     int rc;
     r->n_stopped = 0;
     if (r->preempt_state) {
-        rc = hsim_preempt_pass(r->preempt_state, r->cfg->order, r->cfg->preempt,
-                               r->cfg->preempt_grace, &r->view, &r->decide);
+        rc = hsim_preempt_pass(r->preempt_state, r->cfg->order, r->order_state,
+                               r->cfg->preempt, r->cfg->preempt_grace, &r->view, &r->decide);
         for (size_t k = 0; k < r->n_stopped && rc == 0 && s->submitted; k++) {
             hsim__refresh_view(r);
             rc = s->submitted(r->sched_state, &r->view, r->stopped[k], &r->decide);

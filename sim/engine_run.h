@@ -50,6 +50,8 @@ typedef struct run {
     hsim_decide_t decide;
 
     void *sched_state;
+    void *order_state;         /* the queue order's per-run state, or NULL */
+    void *bf_order_state;      /* the backfilling order's, or NULL */
     void *pred_state;
     hsim_run_stats_t stats;
 
@@ -134,6 +136,16 @@ enum job_state {
 
 /* engine.c: the ledger, the view and the queue */
 void hsim__refresh_view(run_t *r);
+/* The orders' state and hooks (engine_orders.c, policy.h).  create: 0 or
+   an order's error.  destroy: with ok, the queue order's report() into
+   r->stats first (0, HSIM_ENOMEM or HSIM_EIO).  pass: before the
+   scheduler hears of an event; started, ended: after a job started or
+   ended.  Each returns 0 or an order's negative code. */
+int hsim__orders_create(run_t *r);
+int hsim__orders_destroy(run_t *r, int ok);
+int hsim__order_pass(run_t *r);
+int hsim__order_started(run_t *r, int32_t job);
+int hsim__order_ended(run_t *r, int32_t job, hsim_time_t start);
 int hsim__push_event(run_t *r, hsim_time_t t, int kind, int32_t job);
 hsim_time_t hsim__reference_run(const hsim_job_t *j);
 int hsim__past_horizon(run_t *r, int32_t job, const char *what);

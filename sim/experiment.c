@@ -212,6 +212,8 @@ static void replay_run(replay_t *r, const hsim_unit_progress_t *hook)
         .preempt_grace = (hsim_time_t)llround(pc->preempt_grace_s * HSIM_SECOND),
         .switch_cost = (hsim_time_t)llround(pc->switch_cost_s * HSIM_SECOND),
         .quantum = (hsim_time_t)llround(pc->quantum_s * HSIM_SECOND),
+        .values = &pc->values,
+        .seed = x->c->seed,
     };
     if (hook && hook->cb) {
         cfg.progress = hook->cb;
@@ -279,6 +281,22 @@ static int capture_close(capture_t *k, char **out)
     return out && !s ? HSIM_ENOMEM : 0;
 }
 
+/* The queue order's report (hsim_order_t's report()), as the run took
+   it, to <policy>/<report_name>.  0 or HSIM_EIO. */
+static int write_order_report(const hsim_policy_config_t *pc, const char *dir,
+                              const hsim_run_stats_t *st, hsim_err_t *e)
+{
+    char path[HSIM_PATH_MAX * 2 + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, pc->order->report_name);
+    hsim_report_t f;
+    int rc = hsim_report_open(&f, path, NULL, e);
+    if (rc == 0) {
+        fwrite(st->order_report, 1, st->order_report_len, f.f);
+        rc = hsim_report_close(&f, e);
+    }
+    return rc;
+}
+
 /* A replay's own files: <dir>/<policy>/jobs.csv, nodes.csv. */
 static int write_policy_files(const experiment_t *x, const char *top, const replay_t *r,
                               hsim_err_t *e)
@@ -295,6 +313,8 @@ static int write_policy_files(const experiment_t *x, const char *top, const repl
         snprintf(path, sizeof path, "%s/nodes.csv", dir);
         rc = write_nodes(x, path, &r->st, e);
     }
+    if (rc == 0 && r->st.order_report) /* the queue order's log */
+        rc = write_order_report(r->pc, dir, &r->st, e);
     return rc;
 }
 

@@ -48,7 +48,7 @@ static void usage(FILE *f)
           "hsim plot redraws the charts, timeseries.csv and report.html of a\n"
           "results folder from its CSV files, without simulating again.\n"
           "hsim help policies lists every queue order, scheduler, estimate and\n"
-          "placement policy a [policy NAME] section can name.\n"
+          "placement policy a [policy NAME] section can name, and their parameters.\n"
           "hsim merge joins the folders that hsim --shard wrote into OUT/<name>/.\n"
           "\n"
           "options:\n"
@@ -87,18 +87,14 @@ static int help(int argc, char **argv)
                 argc > 2 ? argv[2] : "");
         return 2;
     }
-    puts("queue orders (queue = NAME, backfill_order = NAME):");
-    for (size_t i = 0; hsim_orders[i]; i++)
-        plugin_line(hsim_orders[i]->name, hsim_orders[i]->summary);
+    puts("queue orders (queue = NAME, backfill_order = NAME; parameters NAME.KEY = value):");
+    hsim_plugin_help(stdout, HSIM_PLUGIN_ORDER);
     puts("schedulers (backfill = NAME):");
-    for (size_t i = 0; hsim_schedulers[i]; i++)
-        plugin_line(hsim_schedulers[i]->name, hsim_schedulers[i]->summary);
+    hsim_plugin_help(stdout, HSIM_PLUGIN_SCHEDULER);
     puts("estimates (estimate = NAME):");
-    for (size_t i = 0; hsim_predictors[i]; i++)
-        plugin_line(hsim_predictors[i]->name, hsim_predictors[i]->summary);
+    hsim_plugin_help(stdout, HSIM_PLUGIN_PREDICTOR);
     puts("placements (placement = NAME; a cluster of nodes only):");
-    for (size_t i = 0; hsim_placements[i]; i++)
-        plugin_line(hsim_placements[i]->name, hsim_placements[i]->summary);
+    hsim_plugin_help(stdout, HSIM_PLUGIN_PLACEMENT);
     puts("spreads (spread = NAME; a cluster of nodes only):");
     plugin_line("pack", "as few nodes as possible: fill each chosen node");
     plugin_line("spread", "as many nodes as possible: one unit (core or GPU) per node");

@@ -119,7 +119,7 @@ bad() { # bad NAME EXPECTED: bad.ini fails with EXPECTED in its message
 sed 's/^preempt = requeue/preempt = sometimes/' p.ini > bad.ini
 bad "bad mode" "bad.ini:17: preempt 'sometimes': expected off, requeue, suspend or checkpoint"
 sed 's/^backfill = rr/backfill = rr\nqueue = sjf/' r.ini > bad.ini
-bad "rr and sjf" "bad.ini:8: [policy rr] backfill = rr takes jobs in turn"
+bad "rr and sjf" "bad.ini:8: [policy rr] queue = sjf does not go with backfill = rr: backfill = rr takes jobs in turn"
 sed 's/^quantum = 100/quantum = 100\npreempt = suspend/' r.ini > bad.ini
 bad "rr and preempt" "bad.ini:9: [policy rr] preempt with backfill = rr"
 sed 's/^quantum = 100/quantum = 100\nswitch_cost = 100/' r.ini > bad.ini

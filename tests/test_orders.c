@@ -44,7 +44,7 @@ static hsim_time_t now;
 
 static int by_order(const void *a, const void *b)
 {
-    return order->compare(jobs, *(const int32_t *)a, *(const int32_t *)b, now);
+    return order->compare(NULL, jobs, *(const int32_t *)a, *(const int32_t *)b, now);
 }
 
 /* The four jobs sorted by name at time t, against want. */
@@ -65,7 +65,7 @@ static void expect(const char *name, hsim_time_t t, const int32_t want[4])
     /* a total order: antisymmetric, and a job equals only itself */
     for (int32_t a = 0; a < 4; a++)
         for (int32_t b = 0; b < 4; b++) {
-            int x = order->compare(jobs, a, b, t), y = order->compare(jobs, b, a, t);
+            int x = order->compare(NULL, jobs, a, b, t), y = order->compare(NULL, jobs, b, a, t);
             CU_ASSERT_EQUAL(x, -y);
             CU_ASSERT_EQUAL(x == 0, a == b);
         }

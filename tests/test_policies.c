@@ -260,17 +260,17 @@ static void test_orders(void)
         {.estimate = 50 * S, .procs = 1}, {.estimate = 10 * S, .procs = 1},
         {.estimate = 5 * S, .procs = 1},
     };
-    CU_ASSERT_TRUE(fcfs->compare(j, 0, 1, 0) < 0);
-    CU_ASSERT_TRUE(fcfs->compare(j, 3, 1, 0) > 0);
-    CU_ASSERT_TRUE(sjf->compare(j, 1, 0, 0) < 0);
-    CU_ASSERT_TRUE(sjf->compare(j, 0, 2, 0) < 0); /* tie: index */
-    CU_ASSERT_TRUE(sjf->compare(j, 2, 0, 0) > 0);
-    CU_ASSERT_EQUAL(sjf->compare(j, 3, 3, 0), 0);
+    CU_ASSERT_TRUE(fcfs->compare(NULL, j, 0, 1, 0) < 0);
+    CU_ASSERT_TRUE(fcfs->compare(NULL, j, 3, 1, 0) > 0);
+    CU_ASSERT_TRUE(sjf->compare(NULL, j, 1, 0, 0) < 0);
+    CU_ASSERT_TRUE(sjf->compare(NULL, j, 0, 2, 0) < 0); /* tie: index */
+    CU_ASSERT_TRUE(sjf->compare(NULL, j, 2, 0, 0) > 0);
+    CU_ASSERT_EQUAL(sjf->compare(NULL, j, 3, 3, 0), 0);
     int32_t ids[5] = {2, 0, 3, 4, 1};
-    CU_ASSERT_EQUAL(hsim_order_sort(ids, 5, j, sjf, 0), 0);
+    CU_ASSERT_EQUAL(hsim_order_sort(ids, 5, j, sjf, NULL, 0), 0);
     int32_t want[5] = {4, 1, 3, 0, 2};
     CU_ASSERT_EQUAL(memcmp(ids, want, sizeof want), 0);
-    CU_ASSERT_EQUAL(hsim_order_sort(ids, 5, j, fcfs, 0), 0);
+    CU_ASSERT_EQUAL(hsim_order_sort(ids, 5, j, fcfs, NULL, 0), 0);
     for (int i = 0; i < 5; i++)
         CU_ASSERT_EQUAL(ids[i], i);
 }

@@ -49,7 +49,7 @@ static int agrees(const hsim_queue_t *q, const ref_t *r, const char *what)
             fprintf(stderr, "\n%s: slot %zu holds job %d wrongly\n", what, i, j);
             return 0;
         }
-        if (prev >= 0 && q->order->compare(jobs, prev, j, 0) >= 0) {
+        if (prev >= 0 && q->order->compare(NULL, jobs, prev, j, 0) >= 0) {
             fprintf(stderr, "\n%s: jobs %d and %d out of order\n", what, prev, j);
             return 0;
         }
@@ -149,8 +149,8 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
     for (int j = 0; j < MAX_JOBS; j++)
         jobs[j].requested = jobs[j].estimate;
     hsim_queue_t qa, qb;
-    hsim_queue_init(&qa, hsim_order_find(a));
-    hsim_queue_init(&qb, b ? hsim_order_find(b) : NULL);
+    hsim_queue_init(&qa, hsim_order_find(a), NULL);
+    hsim_queue_init(&qb, b ? hsim_order_find(b) : NULL, NULL);
     if (b)
         hsim_queue_pair(&qa, &qb);
     static ref_t r;
@@ -166,7 +166,7 @@ static void random_run(unsigned long seed, const char *a, const char *b, double 
             int32_t last = -1;
             for (size_t i = qa.first; i < qa.n; i++)
                 last = qa.ids[i] >= 0 ? qa.ids[i] : last;
-            int append = last < 0 || qa.order->compare(jobs, last, job, 0) < 0;
+            int append = last < 0 || qa.order->compare(NULL, jobs, last, job, 0) < 0;
             CU_ASSERT_EQUAL_FATAL(hsim_queue_insert(&qa, jobs, job, 0), 0);
             if (b)
                 CU_ASSERT_EQUAL_FATAL(hsim_queue_insert(&qb, jobs, job, 0), 0);

@@ -49,19 +49,12 @@ typedef struct combo {
     const hsim_predictor_t *pred;
 } combo_t;
 
-/* Whether an experiment accepts the combination (sim/config.c refuses the
-   others with a message): a scheduler that keeps plans made on estimates
-   takes no predictor whose answers change or can be outlived, and only a
-   scheduler that reads a backfilling order is given one. */
+/* Whether an experiment accepts the combination: sim/config.c refuses the
+   others, with hsim_policy_refusal()'s reason. */
 static int combo_valid(const combo_t *c)
 {
-    if (c->sched->fixed_estimates && (c->pred->revises || c->pred->underpredicts))
-        return 0;
-    if (c->sched->fixed_estimates && c->order->time_dependent)
-        return 0; /* it keeps the reservations a waiting order would move */
-    if (c->sched->stops_jobs && strcmp(c->order->name, "fcfs"))
-        return 0; /* round robin takes jobs in turn */
-    return !c->bf_order || c->sched->reads_backfill_order;
+    const char *key;
+    return hsim_policy_refusal(c->order, c->bf_order, c->sched, c->pred, &key) == NULL;
 }
 
 static void combo_name(const combo_t *c, char *buf, size_t size)
@@ -684,6 +677,18 @@ static void test_registries_well_formed(void)
         CU_ASSERT_TRUE(o->name && o->name[0]);
         CU_ASSERT_PTR_EQUAL(hsim_order_find(o->name), o);
         CU_ASSERT_PTR_NOT_NULL(o->compare);
+        CU_ASSERT_TRUE(!o->create == !o->destroy); /* state made and freed */
+        CU_ASSERT_TRUE(!o->report == !o->report_name);
+        CU_ASSERT_TRUE(!(o->pass || o->started || o->ended || o->report) || o->create);
+        /* every parameter's default within its range */
+        for (size_t k = 0; o->params && o->params[k].name; k++) {
+            const hsim_param_def_t *d = &o->params[k];
+            CU_ASSERT_TRUE(d->help && d->help[0]);
+            if (d->type == HSIM_PARAM_REAL || d->type == HSIM_PARAM_INT)
+                CU_ASSERT_TRUE(d->def >= d->min && d->def <= d->max);
+            if (d->type == HSIM_PARAM_CHOICE || d->type == HSIM_PARAM_ORDERS)
+                CU_ASSERT_PTR_NOT_NULL(d->choices);
+        }
     }
     for (size_t i = 0; hsim_schedulers[i]; i++) {
         const hsim_scheduler_t *s = hsim_schedulers[i];
@@ -711,6 +716,24 @@ static void test_registries_well_formed(void)
 
 static int sign(int v) { return (v > 0) - (v < 0); }
 
+/* Order o's state for jobs[0..n) all waiting at now on 8 processors, with
+   its pass() run: NULL for an order without state. */
+static void *order_open(const hsim_order_t *o, const hsim_vjob_t *jobs, int32_t *waiting,
+                        size_t n, hsim_time_t now)
+{
+    void *st = NULL;
+    hsim_order_ctx_t c = {.n_jobs = n, .capacity = 8, .seed = 1};
+    if (o->create)
+        CU_ASSERT_EQUAL_FATAL(o->create(&c, &st), 0);
+    for (size_t i = 0; i < n; i++)
+        waiting[i] = (int32_t)i;
+    hsim_view_t v = {.now = now, .capacity = 8, .jobs = jobs, .waiting = waiting,
+                     .n_waiting = n};
+    if (o->pass)
+        CU_ASSERT_EQUAL(o->pass(st, &v), 0);
+    return st;
+}
+
 /* Each order is a strict total order on jobs with many ties (policy.h):
    a job is equal only to itself, compare(a, b) is -compare(b, a), and a
    list sorted by it is in order for every pair (transitivity), now and
@@ -725,21 +748,25 @@ static void test_orders_are_total(void)
                                 .estimate = hsim_test_between(&x, 1, 4) * 60 * S,
                                 .requested = 300 * S,
                                 .procs = (int32_t)hsim_test_between(&x, 1, 3),
-                                .user = (int32_t)hsim_test_between(&x, -1, 2)};
+                                .user = (int32_t)hsim_test_between(&x, -1, 2),
+                                .group = (int32_t)hsim_test_between(&x, -1, 1),
+                                .queue = (int32_t)hsim_test_between(&x, -1, 2),
+                                .partition = (int32_t)hsim_test_between(&x, -1, 1)};
     for (size_t i = 0; hsim_orders[i]; i++) {
         const hsim_order_t *o = hsim_orders[i];
         for (int later = 0; later < 2; later++) {
             hsim_time_t now = later ? 100000 * S : 5 * S;
             size_t bad = 0;
-            int32_t sorted[N];
+            int32_t sorted[N], waiting[N];
+            void *st = order_open(o, jobs, waiting, N, now);
             for (int32_t a = 0; a < N; a++) {
                 for (int32_t b = 0; b < N; b++) {
-                    int ab = sign(o->compare(jobs, a, b, now));
-                    int ba = sign(o->compare(jobs, b, a, now));
+                    int ab = sign(o->compare(st, jobs, a, b, now));
+                    int ba = sign(o->compare(st, jobs, b, a, now));
                     bad += a == b ? ab != 0 : ab == 0 || ab != -ba;
                 }
                 int32_t k = a; /* insertion sort */
-                while (k > 0 && o->compare(jobs, a, sorted[k - 1], now) < 0) {
+                while (k > 0 && o->compare(st, jobs, a, sorted[k - 1], now) < 0) {
                     sorted[k] = sorted[k - 1];
                     k--;
                 }
@@ -747,7 +774,9 @@ static void test_orders_are_total(void)
             }
             for (int32_t p = 0; p < N; p++)
                 for (int32_t q = p + 1; q < N; q++)
-                    bad += o->compare(jobs, sorted[p], sorted[q], now) >= 0;
+                    bad += o->compare(st, jobs, sorted[p], sorted[q], now) >= 0;
+            if (st)
+                o->destroy(st);
             if (bad)
                 fprintf(stderr, "\norder %s: %zu pairs out of order\n", o->name, bad);
             CU_ASSERT_EQUAL(bad, 0);

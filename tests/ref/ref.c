@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int nothing(void *state, const hsim_view_t *v, const hsim_decide_t *d)
-{
-    (void)state;
-    (void)v;
-    (void)d;
-    return 0;
-}
-
 /* The live waiting jobs of v, sorted by order (insertion sort). */
-static size_t waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, int32_t *ids)
+static size_t waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, const void *st,
+                             int32_t *ids)
 {
     size_t n = 0;
     for (size_t i = 0; i < v->n_waiting; i++) {
@@ -28,7 +21,7 @@ static size_t waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, int32_
         if (j < 0)
             continue;
         size_t k = n++;
-        while (k > 0 && o->compare(v->jobs, j, ids[k - 1], v->now) < 0) {
+        while (k > 0 && o->compare(st, v->jobs, j, ids[k - 1], v->now) < 0) {
             ids[k] = ids[k - 1];
             k--;
         }
@@ -39,6 +32,7 @@ static size_t waiting_sorted(const hsim_view_t *v, const hsim_order_t *o, int32_
 
 typedef struct ref {
     const hsim_order_t *order, *bf_order;
+    const void *order_state, *bf_state;
     int32_t capacity;
     size_t n_jobs;
     hsim_time_t *at;   /* conservative: reservation, -1 none */
@@ -50,6 +44,8 @@ static int ref_create(const hsim_policy_params_t *p, void **state)
     ref_t *r = calloc(1, sizeof *r);
     r->order = p->order;
     r->bf_order = p->backfill_order;
+    r->order_state = p->order_state;
+    r->bf_state = p->backfill_order_state;
     r->capacity = p->capacity;
     r->n_jobs = p->n_jobs;
     r->at = malloc((p->n_jobs + 1) * sizeof *r->at);
@@ -96,7 +92,7 @@ static void ref_shadow(const hsim_view_t *v, int32_t need, hsim_time_t *shadow,
 static int ref_easy_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
 {
     ref_t *r = state;
-    size_t n = waiting_sorted(v, r->order, r->ids);
+    size_t n = waiting_sorted(v, r->order, r->order_state, r->ids);
     size_t h = 0;
     while (h < n && v->jobs[r->ids[h]].procs <= hsim_view_free_now(v)) {
         int rc = d->start(d->ctx, r->ids[h++]);
@@ -114,7 +110,7 @@ static int ref_easy_schedule(void *state, const hsim_view_t *v, const hsim_decid
         for (size_t k = 1; k < m; k++) {
             int32_t j = r->ids2[k];
             size_t q = k;
-            while (q > 0 && r->bf_order->compare(v->jobs, j, r->ids2[q - 1], v->now) < 0) {
+            while (q > 0 && r->bf_order->compare(r->bf_state, v->jobs, j, r->ids2[q - 1], v->now) < 0) {
                 r->ids2[q] = r->ids2[q - 1];
                 q--;
             }
@@ -140,7 +136,7 @@ static int ref_easy_schedule(void *state, const hsim_view_t *v, const hsim_decid
 static int ref_none_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
 {
     ref_t *r = state;
-    size_t n = waiting_sorted(v, r->order, r->ids);
+    size_t n = waiting_sorted(v, r->order, r->order_state, r->ids);
     for (size_t h = 0; h < n && v->jobs[r->ids[h]].procs <= hsim_view_free_now(v); h++) {
         int rc = d->start(d->ctx, r->ids[h]);
         if (rc)
@@ -224,6 +220,8 @@ static int ref_cons_submitted(void *state, const hsim_view_t *v, int32_t job,
                               const hsim_decide_t *d)
 {
     ref_t *r = state;
+    if (r->order->time_dependent)
+        return 0; /* planned again by the pass */
     hsim_time_t t = ref_earliest(r, v, job);
     r->at[job] = t;
     return d->reserve(d->ctx, job, t);
@@ -236,7 +234,9 @@ static int ref_cons_ended(void *state, const hsim_view_t *v, int32_t job, hsim_t
     (void)start;
     (void)est_end;
     ref_t *r = state;
-    size_t n = waiting_sorted(v, r->order, r->ids);
+    if (r->order->time_dependent)
+        return 0; /* planned again by the pass */
+    size_t n = waiting_sorted(v, r->order, r->order_state, r->ids);
     for (size_t k = 0; k < n; k++) {
         int32_t w = r->ids[k];
         if (r->at[w] <= v->now)
@@ -253,6 +253,26 @@ static int ref_cons_ended(void *state, const hsim_view_t *v, int32_t job, hsim_t
     return 0;
 }
 
+/* Under a time-dependent order the plan is made again at every pass: each
+   waiting job, in the order as it stands now, at its earliest fit beside
+   the running jobs and those placed before it. */
+static int ref_cons_schedule(void *state, const hsim_view_t *v, const hsim_decide_t *d)
+{
+    ref_t *r = state;
+    if (!r->order->time_dependent)
+        return 0;
+    size_t n = waiting_sorted(v, r->order, r->order_state, r->ids);
+    for (size_t k = 0; k < n; k++)
+        r->at[r->ids[k]] = -1;
+    for (size_t k = 0; k < n; k++) {
+        int32_t w = r->ids[k];
+        r->at[w] = ref_earliest(r, v, w);
+        int rc = d->reserve(d->ctx, w, r->at[w]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
 
 const hsim_scheduler_t hsim_ref_none = {
     .name = "ref-none", .create = ref_create, .destroy = ref_destroy,
@@ -266,7 +286,7 @@ const hsim_scheduler_t hsim_ref_easy = {
 
 const hsim_scheduler_t hsim_ref_conservative = {
     .name = "ref-conservative", .create = ref_create, .destroy = ref_destroy,
-    .submitted = ref_cons_submitted, .ended = ref_cons_ended, .schedule = nothing,
+    .submitted = ref_cons_submitted, .ended = ref_cons_ended, .schedule = ref_cons_schedule,
 };
 
 const hsim_scheduler_t *hsim_ref_for(const hsim_scheduler_t *s)
