@@ -3,9 +3,10 @@
  *
  * inih does not tell its handler the line number, and it does not report
  * sections that hold no key, so the lines are fed to it through a reader of
- * our own that counts them and notes every section header.
+ * our own that counts them and notes every section header.  The checks of
+ * the whole file, once it is read, are in config_check.c.
  */
-#include "config.h"
+#include "config_parse.h"
 
 #include "../policies/registry.h"
 #include "../workloads/swf.h"
@@ -20,43 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The keys of [experiment], [workload] and [cluster], by index: a key's bit
-   in its section's seen mask is 1u << index, and a [workload] or [cluster]
-   key's line is wl_lines[index] or cl_lines[index] (those of [policy] and
-   [nodes] are in config.h). */
-enum { EXP_NAME, EXP_OUTPUT, EXP_SEED, EXP_REPEAT };
-enum {
-    WL_FORMAT, /* workload_key() reads these four */
-    WL_PATH,
-    WL_CLEAN,
-    WL_MAX_JOBS,
-    WL_THROUGHPUTS, /* workload_more() reads the others */
-    WL_SKIP_BAD_ROWS,
-    WL_JOBS,
-    WL_LOAD,
-    WL_USERS,
-    WL_ESTIMATE_FACTOR,
-    WL_SCIENTIFIC, /* the three mix shares, in the order of share[] */
-    WL_DL,
-    WL_BIGDATA,
-    WL_GPU_SHARE,
-    WL_GPUS_PER_JOB,
-    WL_FPGA_SHARE,
-    WL_CLASS_BY,
-    WL_MAX_JOB_CORES,
-    WL_DEPENDENCIES, /* dependencies and workflows (workloads/deps.h) */
-    WL_DEPENDENCIES_FROM_SWF,
-    WL_WORKFLOW,
-    WL_WORKFLOW_WIDTH,
-    WL_WORKFLOW_DEPTH,
-    WL_SWF_EXTRA,
-    WL_KEYS
-};
-enum { CL_PROCESSORS, CL_ALIBABA_NODES, CL_KEYS };
-
 /* The [workload] keys' names, by WL_*: for workload_more() and the checks
    of keys a format does not read. */
-static const char *const wl_keys[WL_KEYS] = {
+const char *const hsim__wl_keys[WL_KEYS] = {
     [WL_FORMAT] = "format",             [WL_PATH] = "path",
     [WL_CLEAN] = "clean",               [WL_MAX_JOBS] = "max_jobs",
     [WL_THROUGHPUTS] = "throughputs",   [WL_SKIP_BAD_ROWS] = "skip_bad_rows",
@@ -71,29 +38,8 @@ static const char *const wl_keys[WL_KEYS] = {
     [WL_WORKFLOW] = "workflow",         [WL_WORKFLOW_WIDTH] = "workflow_width",
     [WL_WORKFLOW_DEPTH] = "workflow_depth",
     [WL_SWF_EXTRA] = "swf_extra"};
-#define KEY_BIT(k) (1u << (k))
 
-typedef struct parse {
-    hsim_config_t *c;
-    hsim_err_t *e;
-    int rc;                    /* first error */
-    int err_line;              /* its line */
-    int line;                  /* line being parsed */
-    const char *text;          /* the input, read up to here */
-    hsim_policy_config_t *policy; /* current [policy X], or NULL */
-    hsim_nodes_config_t *nodes;   /* current [nodes X], or NULL */
-    hsim_class_config_t *cls;     /* current [class X], or NULL */
-    hsim_failures_config_t *fails; /* current [failures X], or NULL */
-    char section[128];         /* current section header text */
-    unsigned seen_exp, seen_wl, seen_cl, seen_out; /* keys given, per section */
-    int wl_line;               /* line of [workload], 0 if none */
-    int wl_lines[WL_KEYS];     /* line of [workload] key k, 0 if not given */
-    int cl_lines[CL_KEYS];     /* line of [cluster] key k, 0 if not given */
-    int repeat_line;           /* line of [experiment] repeat, 0 if not given */
-} parse_t;
-
-/* Records an error at line, unless one at an earlier or the same line is
-   recorded already; returns 0 (for on_key()). */
+/* hsim__fail_at() with a va_list. */
 static int vfail_at(parse_t *p, int line, const char *fmt, va_list ap)
 {
     if (p->rc && p->err_line <= line)
@@ -105,9 +51,7 @@ static int vfail_at(parse_t *p, int line, const char *fmt, va_list ap)
     return 0;
 }
 
-static int fail_at(parse_t *p, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail_at(parse_t *p, int line, const char *fmt, ...)
+int hsim__fail_at(parse_t *p, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -116,9 +60,7 @@ static int fail_at(parse_t *p, int line, const char *fmt, ...)
     return 0;
 }
 
-/* An error at the line being parsed. */
-static int fail(parse_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(parse_t *p, const char *fmt, ...)
+int hsim__fail(parse_t *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -145,7 +87,7 @@ static int length_refused(parse_t *p, const char *what, const char *name, const 
     size_t len = strlen(name);
     if (len > 0 && len < HSIM_NAME_MAX)
         return 0;
-    fail(p, "%s '%.60s%s': expected 1 to %d characters%s", what, name, len > 60 ? "..." : "",
+    hsim__fail(p, "%s '%.60s%s': expected 1 to %d characters%s", what, name, len > 60 ? "..." : "",
          HSIM_NAME_MAX - 1, note);
     return 1;
 }
@@ -157,7 +99,7 @@ static int name_refused(parse_t *p, const char *what, const char *name, const ch
     if (valid_name(name))
         return 0;
     if (!length_refused(p, what, name, note))
-        fail(p, "%s '%s': expected letters, digits, '-', '_' or '.'%s", what, name, note);
+        hsim__fail(p, "%s '%s': expected letters, digits, '-', '_' or '.'%s", what, name, note);
     return 1;
 }
 
@@ -176,7 +118,7 @@ static int file_name_refused(parse_t *p, const char *name)
             digits = strspn(name + n + 1, "0123456789");
         if (!strncmp(name, files[i], n) &&
             (!name[n] || (digits && !strcmp(name + n + 1 + digits, ".part")))) {
-            fail(p, "policy name '%s': the experiment writes a file of that name beside "
+            hsim__fail(p, "policy name '%s': the experiment writes a file of that name beside "
                     "its policies' folders", name);
             return 1;
         }
@@ -199,11 +141,11 @@ static void open_nodes(parse_t *p, const char *name)
         return;
     for (size_t i = 0; i < c->n_nodes; i++)
         if (!strcmp(c->nodes[i].type.name, name)) {
-            fail(p, "node type '%s' is defined twice (first at line %d)", name, c->nodes[i].line);
+            hsim__fail(p, "node type '%s' is defined twice (first at line %d)", name, c->nodes[i].line);
             return;
         }
     if (c->n_nodes == HSIM_MAX_NODE_TYPES) {
-        fail(p, "too many node types (at most %d)", HSIM_MAX_NODE_TYPES);
+        hsim__fail(p, "too many node types (at most %d)", HSIM_MAX_NODE_TYPES);
         return;
     }
     hsim_nodes_config_t *nc = &c->nodes[c->n_nodes++];
@@ -223,11 +165,11 @@ static void open_class(parse_t *p, const char *name)
         return;
     for (size_t i = 0; i < c->n_classes; i++)
         if (!strcmp(c->classes[i].name, name)) {
-            fail(p, "class '%s' is defined twice (first at line %d)", name, c->classes[i].line);
+            hsim__fail(p, "class '%s' is defined twice (first at line %d)", name, c->classes[i].line);
             return;
         }
     if (c->n_classes == HSIM_MAX_CLASS_SECTIONS) {
-        fail(p, "too many classes (at most %d)", HSIM_MAX_CLASS_SECTIONS);
+        hsim__fail(p, "too many classes (at most %d)", HSIM_MAX_CLASS_SECTIONS);
         return;
     }
     hsim_class_config_t *cc = &c->classes[c->n_classes++];
@@ -245,12 +187,12 @@ static void open_failures(parse_t *p, const char *name)
         return;
     for (size_t i = 0; i < c->n_failures; i++)
         if (!strcmp(c->failures[i].name, name)) {
-            fail(p, "failures '%s' is defined twice (first at line %d)", name,
+            hsim__fail(p, "failures '%s' is defined twice (first at line %d)", name,
                  c->failures[i].line);
             return;
         }
     if (c->n_failures == HSIM_MAX_FAILURE_MODELS) {
-        fail(p, "too many [failures] sections (at most %d)", HSIM_MAX_FAILURE_MODELS);
+        hsim__fail(p, "too many [failures] sections (at most %d)", HSIM_MAX_FAILURE_MODELS);
         return;
     }
     hsim_failures_config_t *fc = &c->failures[c->n_failures++];
@@ -273,7 +215,7 @@ static void open_section(parse_t *p, const char *line)
     while (*rest == ' ' || *rest == '\t')
         rest++;
     if (*rest && *rest != ';') {
-        fail(p, "text after the section header: expected a line break or a ';' comment "
+        hsim__fail(p, "text after the section header: expected a line break or a ';' comment "
                 "after ']', found '%.40s'", rest);
         return;
     }
@@ -315,12 +257,12 @@ static void open_section(parse_t *p, const char *line)
         hsim_config_t *c = p->c;
         for (size_t i = 0; i < c->n_policies; i++)
             if (!strcmp(c->policies[i].name, pn)) {
-                fail(p, "policy '%s' is defined twice (first at line %d)", pn,
+                hsim__fail(p, "policy '%s' is defined twice (first at line %d)", pn,
                      c->policies[i].line);
                 return;
             }
         if (c->n_policies == HSIM_MAX_POLICIES) {
-            fail(p, "too many policies (at most %d)", HSIM_MAX_POLICIES);
+            hsim__fail(p, "too many policies (at most %d)", HSIM_MAX_POLICIES);
             return;
         }
         hsim_policy_config_t *pc = &c->policies[c->n_policies++];
@@ -338,7 +280,7 @@ static void open_section(parse_t *p, const char *line)
         p->policy = pc;
         return;
     }
-    fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster], "
+    hsim__fail(p, "unknown section [%s]: expected [experiment], [workload], [cluster], "
             "[nodes NAME], [class NAME], [failures NAME], [output] or [policy NAME]", name);
 }
 
@@ -363,14 +305,14 @@ static char *next_line(char *str, int num, void *stream)
         p->text++;
     p->line++;
     if (len > room) /* the line did not fit */
-        fail(p, "line longer than %d bytes", num - 2);
+        hsim__fail(p, "line longer than %d bytes", num - 2);
     /* inih skips every isspace() blank before a key or a section, a form
        feed or a carriage return as well as a space */
     const char *s = str;
     while (*s && isspace((unsigned char)*s))
         s++;
     if (s > str && *s && !strchr(";#", *s))
-        fail(p, "indented line: start keys and sections in the first column (an "
+        hsim__fail(p, "indented line: start keys and sections in the first column (an "
                 "indented line would be read as more of the value above)");
     if (*s == '[')
         open_section(p, s);
@@ -414,7 +356,7 @@ static int parse_int(const char *v, int32_t lo, int32_t hi, int32_t *out)
 
 /* A [nodes] partition: a list of partition numbers ("1" or "1, 4"), which
    bind the jobs of those numbers (SWF field 16) to the type, or a name,
-   which binds nothing.  Returns 1 (read) or what fail() returns. */
+   which binds nothing.  Returns 1 (read) or what hsim__fail() returns. */
 static int parse_partitions(parse_t *p, hsim_node_type_t *t, const char *v)
 {
     char buf[HSIM_TYPE_NAME_MAX];
@@ -434,13 +376,13 @@ static int parse_partitions(parse_t *p, hsim_node_type_t *t, const char *v)
             continue;
         }
         if (t->n_part_ids == HSIM_TYPE_PARTITIONS)
-            return fail(p, "partition: expected at most %d partition numbers, found more in '%s'",
+            return hsim__fail(p, "partition: expected at most %d partition numbers, found more in '%s'",
                         HSIM_TYPE_PARTITIONS, v);
         t->part_ids[t->n_part_ids++] = id;
         numbers++;
     }
     if (numbers && names)
-        return fail(p, "partition: expected partition numbers (the trace's field 16, as "
+        return hsim__fail(p, "partition: expected partition numbers (the trace's field 16, as "
                        "'1, 4') or one name, found both in '%s'", v);
     return 1;
 }
@@ -494,7 +436,7 @@ static int parse_bool(const char *v, int *out)
 static int first_time(parse_t *p, unsigned *seen, int *lines, int k, const char *key)
 {
     if (*seen & KEY_BIT(k)) {
-        fail(p, "key '%s' is given twice in [%s]", key, p->section);
+        hsim__fail(p, "key '%s' is given twice in [%s]", key, p->section);
         return 0;
     }
     *seen |= KEY_BIT(k);
@@ -516,28 +458,28 @@ static int experiment_key(parse_t *p, const char *key, const char *v)
         if (!first_time(p, &p->seen_exp, NULL, EXP_OUTPUT, key))
             return 0;
         if (!*v)
-            return fail(p, "output: expected a folder, found nothing");
+            return hsim__fail(p, "output: expected a folder, found nothing");
         size_t len = hsim_strlcpy(c->output, v, sizeof c->output);
         if (len >= sizeof c->output)
-            return fail(p, "output: longer than %zu characters", sizeof c->output - 1);
+            return hsim__fail(p, "output: longer than %zu characters", sizeof c->output - 1);
         while (len > 1 && c->output[len - 1] == '/')
             c->output[--len] = '\0'; /* results/ is results: one spelling in messages */
     } else if (!strcmp(key, "seed")) {
         if (!first_time(p, &p->seen_exp, NULL, EXP_SEED, key))
             return 0;
         if (parse_u64(v, &c->seed))
-            return fail(p, "seed: expected an integer in 0..18446744073709551615, found '%s'", v);
+            return hsim__fail(p, "seed: expected an integer in 0..18446744073709551615, found '%s'", v);
     } else if (!strcmp(key, "repeat")) {
         int32_t r;
         if (!first_time(p, &p->seen_exp, NULL, EXP_REPEAT, key))
             return 0;
         if (parse_int(v, 1, HSIM_MAX_REPEAT, &r))
-            return fail(p, "repeat: expected a number of seeds in 1..%d, found '%s'",
+            return hsim__fail(p, "repeat: expected a number of seeds in 1..%d, found '%s'",
                         HSIM_MAX_REPEAT, v);
         c->repeat = (uint32_t)r;
         p->repeat_line = p->line;
     } else {
-        return fail(p, "unknown key '%s' in [experiment]: expected name, output, seed or "
+        return hsim__fail(p, "unknown key '%s' in [experiment]: expected name, output, seed or "
                        "repeat", key);
     }
     return 1;
@@ -548,15 +490,15 @@ static int output_key(parse_t *p, const char *key, const char *v)
 {
     int formats = !strcmp(key, "formats");
     if (!formats && strcmp(key, "charts"))
-        return fail(p, "unknown key '%s' in [output]: expected charts or formats", key);
+        return hsim__fail(p, "unknown key '%s' in [output]: expected charts or formats", key);
     if (!first_time(p, &p->seen_out, NULL, formats, key))
         return 0;
     char why[300];
     unsigned *mask = formats ? &p->c->formats : &p->c->charts;
     if (hsim_plot_parse_list(v, formats, mask, why, sizeof why))
-        return fail(p, "%s", why);
+        return hsim__fail(p, "%s", why);
     if (formats && !*mask)
-        return fail(p, "formats: expected at least one of png, svg, pdf, found nothing");
+        return hsim__fail(p, "formats: expected at least one of png, svg, pdf, found nothing");
     return 1;
 }
 
@@ -570,10 +512,10 @@ static int resolve_path(parse_t *p, const char *key, const char *v, const char *
                         size_t size, int *line, int *relative)
 {
     if (!*v)
-        return fail(p, "%s: expected %s, found nothing", key, what);
+        return hsim__fail(p, "%s: expected %s, found nothing", key, what);
     size_t need = v[0] == '/' ? strlen(v) : strlen(p->c->dir) + 1 + strlen(v);
     if (need >= size)
-        return fail(p, "%s: longer than %zu characters", key, size - 1);
+        return hsim__fail(p, "%s: longer than %zu characters", key, size - 1);
     if (v[0] == '/')
         hsim_strlcpy(dst, v, size);
     else
@@ -588,10 +530,10 @@ static int workload_more(parse_t *p, const char *key, const char *v)
 {
     hsim_config_t *c = p->c;
     int k = WL_THROUGHPUTS;
-    while (k < WL_KEYS && strcmp(wl_keys[k], key))
+    while (k < WL_KEYS && strcmp(hsim__wl_keys[k], key))
         k++;
     if (k == WL_KEYS)
-        return fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
+        return hsim__fail(p, "unknown key '%s' in [workload]: expected format, path, clean, "
                        "max_jobs, throughputs, skip_bad_rows, jobs, load, users, "
                        "estimate_factor, scientific, dl, bigdata, gpu_share, "
                        "gpus_per_job, fpga_share, class_by, max_job_cores, dependencies, "
@@ -606,42 +548,42 @@ static int workload_more(parse_t *p, const char *key, const char *v)
                             &c->throughputs_line, &c->throughputs_relative);
     case WL_SKIP_BAD_ROWS:
         if (parse_bool(v, &c->skip_bad_rows))
-            return fail(p, "skip_bad_rows: expected true or false, found '%s'", v);
+            return hsim__fail(p, "skip_bad_rows: expected true or false, found '%s'", v);
         return 1;
     case WL_JOBS:
         if (parse_u64(v, &c->jobs) || c->jobs < 1 || c->jobs > INT32_MAX)
-            return fail(p, "jobs: expected an integer in 1..2147483647, found '%s'", v);
+            return hsim__fail(p, "jobs: expected an integer in 1..2147483647, found '%s'", v);
         return 1;
     case WL_LOAD:
         if (parse_double(v, &c->load) || !(c->load >= 1e-3 && c->load <= 1e3))
-            return fail(p, "load: expected a number in [0.001, 1000], found '%s'", v);
+            return hsim__fail(p, "load: expected a number in [0.001, 1000], found '%s'", v);
         return 1;
     case WL_USERS:
         if (parse_int(v, 0, INT32_MAX, &c->users))
-            return fail(p, "users: expected an integer in 0..2147483647, found '%s'", v);
+            return hsim__fail(p, "users: expected an integer in 0..2147483647, found '%s'", v);
         return 1;
     case WL_ESTIMATE_FACTOR:
         if (parse_double(v, &c->estimate_factor) ||
             !(c->estimate_factor >= 1 && c->estimate_factor <= 1e3))
-            return fail(p, "estimate_factor: expected a number in [1, 1000], found '%s'", v);
+            return hsim__fail(p, "estimate_factor: expected a number in [1, 1000], found '%s'", v);
         return 1;
     case WL_SCIENTIFIC: case WL_DL: case WL_BIGDATA:
         if (parse_double(v, &x) || x < 0 || x > 1)
-            return fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
+            return hsim__fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
         c->share[k - WL_SCIENTIFIC] = x;
         return 1;
     case WL_GPU_SHARE: case WL_FPGA_SHARE:
         if (parse_double(v, &x) || x < 0 || x > 1)
-            return fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
+            return hsim__fail(p, "%s: expected a share in [0, 1], found '%s'", key, v);
         *(k == WL_GPU_SHARE ? &c->gpu_share : &c->fpga_share) = x;
         return 1;
     case WL_GPUS_PER_JOB:
         if (parse_int(v, 1, 1024, &c->gpus_per_job))
-            return fail(p, "gpus_per_job: expected an integer in 1..1024, found '%s'", v);
+            return hsim__fail(p, "gpus_per_job: expected an integer in 1..1024, found '%s'", v);
         return 1;
     case WL_MAX_JOB_CORES:
         if (parse_int(v, 0, INT32_MAX, &c->max_job_cores))
-            return fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
+            return hsim__fail(p, "max_job_cores: expected an integer in 0..2147483647, found '%s'", v);
         c->max_job_cores_line = p->line;
         return 1;
     case WL_DEPENDENCIES:
@@ -649,20 +591,20 @@ static int workload_more(parse_t *p, const char *key, const char *v)
                             &c->dependencies_line, &c->dependencies_relative);
     case WL_DEPENDENCIES_FROM_SWF:
         if (parse_bool(v, &c->dependencies_from_swf))
-            return fail(p, "dependencies_from_swf: expected true or false, found '%s'", v);
+            return hsim__fail(p, "dependencies_from_swf: expected true or false, found '%s'", v);
         return 1;
     case WL_WORKFLOW:
         if (hsim_workflow_shape_parse(v, &c->workflow))
-            return fail(p, "workflow '%s': expected one of none, chain, fork-join, dag", v);
+            return hsim__fail(p, "workflow '%s': expected one of none, chain, fork-join, dag", v);
         return 1;
     case WL_WORKFLOW_WIDTH: case WL_WORKFLOW_DEPTH:
         if (parse_int(v, 1, 100000, k == WL_WORKFLOW_WIDTH ? &c->workflow_width
                                                           : &c->workflow_depth))
-            return fail(p, "%s: expected an integer in 1..100000, found '%s'", key, v);
+            return hsim__fail(p, "%s: expected an integer in 1..100000, found '%s'", key, v);
         return 1;
     case WL_SWF_EXTRA:
         if (hsim_swf_extra_parse(v, &c->swf_extra))
-            return fail(p, "swf_extra '%s': expected one of detect, ignore, error", v);
+            return hsim__fail(p, "swf_extra '%s': expected one of detect, ignore, error", v);
         return 1;
     default: /* WL_CLASS_BY */
         if (!strcmp(v, "none"))
@@ -674,7 +616,7 @@ static int workload_more(parse_t *p, const char *key, const char *v)
         else if (!strcmp(v, "partition"))
             c->class_by = HSIM_CLASS_BY_PARTITION;
         else
-            return fail(p, "class_by '%s': expected one of none, app, queue, partition", v);
+            return hsim__fail(p, "class_by '%s': expected one of none, app, queue, partition", v);
         return 1;
     }
 }
@@ -689,7 +631,7 @@ static int workload_key(parse_t *p, const char *key, const char *v)
         while (formats[k] && strcmp(formats[k], v))
             k++;
         if (!formats[k])
-            return fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, csv, "
+            return hsim__fail(p, "format '%s': expected one of swf, gavel, elasticflow, alibaba, csv, "
                            "lublin, dl, mix", v);
         hsim_strlcpy(c->format, v, sizeof c->format);
     } else if (!strcmp(key, "path")) {
@@ -701,12 +643,12 @@ static int workload_key(parse_t *p, const char *key, const char *v)
         if (!first_time(p, &p->seen_wl, p->wl_lines, WL_CLEAN, key))
             return 0;
         if (hsim_clean_preset_parse(v, &c->clean))
-            return fail(p, "clean '%s': expected one of pyss, standard", v);
+            return hsim__fail(p, "clean '%s': expected one of pyss, standard", v);
     } else if (!strcmp(key, "max_jobs")) {
         if (!first_time(p, &p->seen_wl, p->wl_lines, WL_MAX_JOBS, key))
             return 0;
         if (parse_u64(v, &c->max_jobs))
-            return fail(p, "max_jobs: expected a non-negative integer (0 = all), found '%s'", v);
+            return hsim__fail(p, "max_jobs: expected a non-negative integer (0 = all), found '%s'", v);
     } else {
         return workload_more(p, key, v);
     }
@@ -727,11 +669,11 @@ static int cluster_key(parse_t *p, const char *key, const char *v)
             return 0;
         uint64_t x;
         if (parse_u64(v, &x) || x < 1 || x > INT32_MAX)
-            return fail(p, "processors: expected an integer in 1..2147483647, found '%s'", v);
+            return hsim__fail(p, "processors: expected an integer in 1..2147483647, found '%s'", v);
         p->c->processors = (int32_t)x;
         return 1;
     }
-    return fail(p, "unknown key '%s' in [cluster]: expected processors or alibaba_nodes", key);
+    return hsim__fail(p, "unknown key '%s' in [cluster]: expected processors or alibaba_nodes", key);
 }
 
 /* A seconds value of key in [lo, hi] into *x.  1, or 0 after an error. */
@@ -739,7 +681,7 @@ static int seconds_key(parse_t *p, const char *key, const char *v, double lo, do
                        double *x)
 {
     if (parse_double(v, x) || !(*x >= lo && *x <= hi))
-        return fail(p, "%s: expected seconds in [%g, %g], found '%s'", key, lo, hi, v);
+        return hsim__fail(p, "%s: expected seconds in [%g, %g], found '%s'", key, lo, hi, v);
     return 1;
 }
 
@@ -767,7 +709,7 @@ static int preempt_key(parse_t *p, const char *key, const char *v)
     while (m < 4 && strcmp(v, modes[m]))
         m++;
     if (m == 4)
-        return fail(p, "preempt '%s': expected off, requeue, suspend or checkpoint", v);
+        return hsim__fail(p, "preempt '%s': expected off, requeue, suspend or checkpoint", v);
     pc->preempt = m;
     return 1;
 }
@@ -783,7 +725,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         pc->order = hsim_order_find(v);
         if (!pc->order) {
             hsim_order_names(names, sizeof names);
-            return fail(p, "unknown queue order '%s': expected one of %s", v, names);
+            return hsim__fail(p, "unknown queue order '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "backfill")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_BACKFILL, key))
@@ -791,7 +733,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         pc->scheduler = hsim_scheduler_find(v);
         if (!pc->scheduler) {
             hsim_scheduler_names(names, sizeof names);
-            return fail(p, "unknown backfill '%s': expected one of %s", v, names);
+            return hsim__fail(p, "unknown backfill '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "estimate")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ESTIMATE, key))
@@ -799,7 +741,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         pc->predictor = hsim_predictor_find(v);
         if (!pc->predictor) {
             hsim_predictor_names(names, sizeof names);
-            return fail(p, "unknown estimate '%s': expected one of %s", v, names);
+            return hsim__fail(p, "unknown estimate '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "backfill_order")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_BACKFILL_ORDER, key))
@@ -807,7 +749,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         pc->backfill_order = hsim_order_find(v);
         if (!pc->backfill_order) {
             hsim_order_names(names, sizeof names);
-            return fail(p, "unknown backfill_order '%s': expected one of %s", v, names);
+            return hsim__fail(p, "unknown backfill_order '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "placement")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_PLACEMENT, key))
@@ -815,7 +757,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         pc->placement = hsim_placement_find(v);
         if (!pc->placement) {
             hsim_placement_names(names, sizeof names);
-            return fail(p, "unknown placement '%s': expected one of %s", v, names);
+            return hsim__fail(p, "unknown placement '%s': expected one of %s", v, names);
         }
     } else if (!strcmp(key, "spread")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_SPREAD, key))
@@ -825,7 +767,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         else if (!strcmp(v, "spread"))
             pc->spread = HSIM_SPREAD;
         else
-            return fail(p, "spread '%s': expected pack or spread", v);
+            return hsim__fail(p, "spread '%s': expected pack or spread", v);
     } else if (!strcmp(key, "estimate.model")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ESTIMATE_MODEL, key))
             return 0;
@@ -837,7 +779,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return 0;
         uint64_t x;
         if (parse_u64(v, &x) || x > 100000000)
-            return fail(p, "estimate.retrain: expected a number of completions in 0..100000000 "
+            return hsim__fail(p, "estimate.retrain: expected a number of completions in 0..100000000 "
                            "(0 = never), found '%s'", v);
         pc->estimate_retrain = (size_t)x;
     } else if (!strcmp(key, "estimate.under_weight")) {
@@ -845,7 +787,7 @@ static int policy_key(parse_t *p, const char *key, const char *v)
             return 0;
         if (parse_double(v, &pc->estimate_under_weight) ||
             !(pc->estimate_under_weight >= 1 && pc->estimate_under_weight <= 1000))
-            return fail(p, "estimate.under_weight: expected a number in 1..1000 (how many times "
+            return hsim__fail(p, "estimate.under_weight: expected a number in 1..1000 (how many times "
                            "an under-estimate's error counts), found '%s'", v);
     } else if (!strcmp(key, "failures")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_FAILURES, key))
@@ -857,22 +799,22 @@ static int policy_key(parse_t *p, const char *key, const char *v)
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_ON_FAILURE, key))
             return 0;
         if (hsim_on_failure_parse(v, &pc->on_failure))
-            return fail(p, "on_failure '%s': expected requeue or checkpoint", v);
+            return hsim__fail(p, "on_failure '%s': expected requeue or checkpoint", v);
     } else if (!strcmp(key, "restart_cost")) {
         if (!first_time(p, &pc->seen, pc->lines, HSIM_POLICY_RESTART_COST, key))
             return 0;
         if (parse_double(v, &pc->restart_cost_s) ||
             !(pc->restart_cost_s >= 0 && pc->restart_cost_s <= 1e9))
-            return fail(p, "restart_cost: expected seconds in [0, 1e9], found '%s'", v);
+            return hsim__fail(p, "restart_cost: expected seconds in [0, 1e9], found '%s'", v);
     } else if ((known = preempt_key(p, key, v)) >= 0) {
         return known;
     } else {
         char why[768];
         int got = hsim_plugin_param(key, v, p->line, &pc->values, why, sizeof why);
         if (got < 0)
-            return fail(p, "[policy %s] %s", pc->name, why);
+            return hsim__fail(p, "[policy %s] %s", pc->name, why);
         if (got == 0)
-            return fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
+            return hsim__fail(p, "unknown key '%s' in [policy %s]: expected queue, backfill, "
                            "backfill_order, estimate, estimate.model, estimate.retrain, "
                            "estimate.under_weight, placement, spread, failures, on_failure, "
                            "restart_cost, preempt, preempt_grace, switch_cost, quantum or "
@@ -916,7 +858,7 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
     while (k < HSIM_NODES_KEYS && strcmp(keys[k], key))
         k++;
     if (k == HSIM_NODES_KEYS)
-        return fail(p, "unknown key '%s' in [nodes %s]: expected count, topology, cores, "
+        return hsim__fail(p, "unknown key '%s' in [nodes %s]: expected count, topology, cores, "
                        "memory, gpus, gpu_model, gpu_memory, fpgas, fpga_model, speed or "
                        "partition", key, t->name);
     if (!first_time(p, &nc->seen, nc->lines, k, key))
@@ -924,7 +866,7 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
     switch (k) {
     case HSIM_NODES_COUNT:
         if (parse_int(v, 1, 10000000, &t->count))
-            return fail(p, "count: expected an integer in 1..10000000, found '%s'", v);
+            return hsim__fail(p, "count: expected an integer in 1..10000000, found '%s'", v);
         return 1;
     case HSIM_NODES_TOPOLOGY: {
         char where[HSIM_PATH_MAX + 16];
@@ -947,43 +889,43 @@ static int nodes_key(parse_t *p, const char *key, const char *v)
     }
     case HSIM_NODES_MEMORY:
         if (parse_size_mb(v, &t->mem_mb))
-            return fail(p, "memory: expected 0 or a size of at least 1M such as 256G or "
+            return hsim__fail(p, "memory: expected 0 or a size of at least 1M such as 256G or "
                            "512M (MiB when bare), found '%s'", v);
         return 1;
     case HSIM_NODES_GPUS:
         if (parse_int(v, 0, HSIM_NODE_DEVICES_MAX, &t->gpus))
-            return fail(p, "gpus: expected an integer in 0..%d, found '%s'",
+            return hsim__fail(p, "gpus: expected an integer in 0..%d, found '%s'",
                         HSIM_NODE_DEVICES_MAX, v);
         return 1;
     case HSIM_NODES_GPU_MODEL:
         if (hsim_strlcpy(t->gpu_model, v, sizeof t->gpu_model) >= sizeof t->gpu_model)
-            return fail(p, "gpu_model: longer than %zu characters", sizeof t->gpu_model - 1);
+            return hsim__fail(p, "gpu_model: longer than %zu characters", sizeof t->gpu_model - 1);
         return 1;
     case HSIM_NODES_GPU_MEMORY:
         if (parse_size_mb(v, &t->gpu_mem_mb))
-            return fail(p, "gpu_memory: expected 0 or a size of at least 1M such as 32G, "
+            return hsim__fail(p, "gpu_memory: expected 0 or a size of at least 1M such as 32G, "
                            "found '%s'", v);
         return 1;
     case HSIM_NODES_FPGAS:
         if (parse_int(v, 0, HSIM_NODE_DEVICES_MAX, &t->fpgas))
-            return fail(p, "fpgas: expected an integer in 0..%d, found '%s'",
+            return hsim__fail(p, "fpgas: expected an integer in 0..%d, found '%s'",
                         HSIM_NODE_DEVICES_MAX, v);
         return 1;
     case HSIM_NODES_FPGA_MODEL:
         if (hsim_strlcpy(t->fpga_model, v, sizeof t->fpga_model) >= sizeof t->fpga_model)
-            return fail(p, "fpga_model: longer than %zu characters", sizeof t->fpga_model - 1);
+            return hsim__fail(p, "fpga_model: longer than %zu characters", sizeof t->fpga_model - 1);
         return 1;
     case HSIM_NODES_SPEED:
         if (parse_double(v, &t->speed) || t->speed <= 0)
-            return fail(p, "speed: expected a number > 0, found '%s'", v);
+            return hsim__fail(p, "speed: expected a number > 0, found '%s'", v);
         return 1;
     case HSIM_NODES_PARTITION:
         if (hsim_strlcpy(t->partition, v, sizeof t->partition) >= sizeof t->partition)
-            return fail(p, "partition: longer than %zu characters", sizeof t->partition - 1);
+            return hsim__fail(p, "partition: longer than %zu characters", sizeof t->partition - 1);
         return parse_partitions(p, t, v);
     default: /* HSIM_NODES_CORES */
         if (parse_int(v, 1, 1 << 20, &t->cores))
-            return fail(p, "cores: expected an integer in 1..1048576, found '%s'", v);
+            return hsim__fail(p, "cores: expected an integer in 1..1048576, found '%s'", v);
         return 1;
     }
 }
@@ -992,22 +934,22 @@ static int class_key(parse_t *p, const char *key, const char *v)
 {
     hsim_class_config_t *cc = p->cls;
     if (strncmp(key, "speed.", 6) || !key[6])
-        return fail(p, "unknown key '%s' in [class %s]: expected speed.<node type or GPU "
+        return hsim__fail(p, "unknown key '%s' in [class %s]: expected speed.<node type or GPU "
                        "model> = <number > 0, or none>", key, cc->name);
     const char *target = key + 6;
     for (size_t i = 0; i < cc->n_speeds; i++)
         if (!strcmp(cc->speeds[i].target, target))
-            return fail(p, "key '%s' is given twice in [class %s]", key, cc->name);
+            return hsim__fail(p, "key '%s' is given twice in [class %s]", key, cc->name);
     if (cc->n_speeds == HSIM_MAX_CLASS_SPEEDS)
-        return fail(p, "too many speeds in [class %s] (at most %d)", cc->name,
+        return hsim__fail(p, "too many speeds in [class %s] (at most %d)", cc->name,
                     HSIM_MAX_CLASS_SPEEDS);
     hsim_class_speed_t *sp = &cc->speeds[cc->n_speeds];
     if (hsim_strlcpy(sp->target, target, sizeof sp->target) >= sizeof sp->target)
-        return fail(p, "'%s': name longer than %zu characters", key, sizeof sp->target - 1);
+        return hsim__fail(p, "'%s': name longer than %zu characters", key, sizeof sp->target - 1);
     if (!strcmp(v, "none"))
         sp->speed = -1;
     else if (parse_double(v, &sp->speed) || sp->speed <= 0)
-        return fail(p, "%s: expected a number > 0 or none, found '%s'", key, v);
+        return hsim__fail(p, "%s: expected a number > 0 or none, found '%s'", key, v);
     sp->line = p->line;
     cc->n_speeds++;
     return 1;
@@ -1022,7 +964,7 @@ static int failures_key(parse_t *p, const char *key, const char *v)
     while (k < HSIM_FAILURES_KEYS && strcmp(keys[k], key))
         k++;
     if (k == HSIM_FAILURES_KEYS)
-        return fail(p, "unknown key '%s' in [failures %s]: expected mtbf, mttr, distribution, "
+        return hsim__fail(p, "unknown key '%s' in [failures %s]: expected mtbf, mttr, distribution, "
                        "weibull_shape, trace or nodes", key, fc->name);
     if (!first_time(p, &fc->seen, fc->lines, k, key))
         return 0;
@@ -1031,16 +973,16 @@ static int failures_key(parse_t *p, const char *key, const char *v)
     case HSIM_FAILURES_MTBF: case HSIM_FAILURES_MTTR: {
         double *x = k == HSIM_FAILURES_MTBF ? &fc->mtbf_s : &fc->mttr_s;
         if (parse_double(v, x) || !(*x >= 1 && *x <= 1e9))
-            return fail(p, "%s: expected seconds in [1, 1e9], found '%s'", key, v);
+            return hsim__fail(p, "%s: expected seconds in [1, 1e9], found '%s'", key, v);
         return 1;
     }
     case HSIM_FAILURES_DISTRIBUTION:
         if (hsim_fail_dist_parse(v, &fc->dist))
-            return fail(p, "distribution '%s': expected exponential or weibull", v);
+            return hsim__fail(p, "distribution '%s': expected exponential or weibull", v);
         return 1;
     case HSIM_FAILURES_WEIBULL_SHAPE:
         if (parse_double(v, &fc->shape) || !(fc->shape >= 0.05 && fc->shape <= 20))
-            return fail(p, "weibull_shape: expected a number in [0.05, 20], found '%s'", v);
+            return hsim__fail(p, "weibull_shape: expected a number in [0.05, 20], found '%s'", v);
         return 1;
     case HSIM_FAILURES_TRACE:
         return resolve_path(p, key, v, "a file", fc->trace, sizeof fc->trace, &line,
@@ -1060,7 +1002,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     if (p->rc)
         return 1; /* already failed: inih goes on, we don't */
     if (!p->section[0])
-        return fail(p, "key '%s' before any section: expected [experiment] first", key);
+        return hsim__fail(p, "key '%s' before any section: expected [experiment] first", key);
     if (!strcmp(p->section, "experiment"))
         return experiment_key(p, key, value);
     if (!strcmp(p->section, "workload"))
@@ -1119,338 +1061,6 @@ static void set_defaults(hsim_config_t *c, const char *path)
     c->workflow_depth = 4;
 }
 
-/* The [workload] keys that only some formats read; the others are read by
-   every format. */
-static const struct {
-    int k;               /* WL_*, named wl_keys[k] */
-    const char *formats; /* the formats that read it */
-    int on_nodes;        /* and only on a cluster of [nodes] */
-} format_keys[] = {
-    {WL_PATH, "swf, gavel, elasticflow, alibaba, csv", 0},
-    {WL_CLEAN, "swf", 0},
-    {WL_SKIP_BAD_ROWS, "gavel, elasticflow, alibaba, csv", 0},
-    {WL_JOBS, "lublin, dl, mix", 0},
-    {WL_LOAD, "lublin, dl, mix", 0},
-    {WL_USERS, "lublin, dl, mix", 0},
-    {WL_ESTIMATE_FACTOR, "lublin, mix", 0},
-    {WL_SCIENTIFIC, "mix", 0},
-    {WL_DL, "mix", 0},
-    {WL_BIGDATA, "mix", 0},
-    {WL_GPU_SHARE, "swf", 1},
-    {WL_GPUS_PER_JOB, "swf", 1},
-    {WL_FPGA_SHARE, "swf", 1},
-    {WL_CLASS_BY, "swf", 1},
-    {WL_MAX_JOB_CORES, "mix", 0},
-    {WL_DEPENDENCIES_FROM_SWF, "swf, csv", 0},
-    {WL_WORKFLOW, "lublin, dl, mix", 0},
-    {WL_WORKFLOW_WIDTH, "lublin, dl, mix", 0},
-    {WL_WORKFLOW_DEPTH, "lublin, dl, mix", 0},
-    {WL_SWF_EXTRA, "swf", 0},
-};
-
-/* Is format one of the list "a, b, c"? */
-static int format_in(const char *format, const char *list)
-{
-    size_t n = strlen(format);
-    for (const char *s = list; *s; s++)
-        if ((s == list || s[-1] == ' ') && !strncmp(s, format, n) && (s[n] == ',' || !s[n]))
-            return 1;
-    return 0;
-}
-
-/* A [workload] key that the workload's format does not read would be
-   ignored without a word: that is an error at its line (fail_at() keeps
-   the earliest of all). */
-static void workload_not_read(parse_t *p)
-{
-    const hsim_config_t *c = p->c;
-    for (size_t i = 0; i < sizeof format_keys / sizeof format_keys[0]; i++) {
-        int k = format_keys[i].k;
-        const char *key = wl_keys[k], *readers = format_keys[i].formats;
-        if (!(p->seen_wl & KEY_BIT(k)))
-            continue;
-        int line = p->wl_lines[k];
-        if (!format_in(c->format, readers))
-            fail_at(p, line, "[workload] %s does not apply to format %s: only %s read it", key,
-                    c->format, readers);
-        else if (format_keys[i].on_nodes && !c->n_nodes && !c->alibaba_nodes[0])
-            fail_at(p, line, "[workload] %s applies only on a cluster of nodes: expected "
-                             "[nodes NAME] sections or [cluster] alibaba_nodes", key);
-    }
-    /* keys that every format reads, but that would change nothing here */
-    unsigned seen = p->seen_wl;
-    if ((seen & KEY_BIT(WL_THROUGHPUTS)) && strcmp(c->format, "gavel") && !c->n_nodes &&
-        !c->alibaba_nodes[0])
-        fail_at(p, p->wl_lines[WL_THROUGHPUTS],
-                "[workload] throughputs gives GPU models' speeds, which "
-                "apply only on a cluster of nodes (or read a gavel trace): "
-                "expected [nodes NAME] sections or [cluster] alibaba_nodes");
-    unsigned shares = KEY_BIT(WL_SCIENTIFIC) | KEY_BIT(WL_DL) | KEY_BIT(WL_BIGDATA);
-    if ((seen & shares) && !strcmp(c->format, "mix")) {
-        double sum = c->share[0] + c->share[1] + c->share[2];
-        int last = 0; /* the line of the last share given */
-        for (int k = WL_SCIENTIFIC; k <= WL_BIGDATA; k++)
-            if ((seen & KEY_BIT(k)) && p->wl_lines[k] > last)
-                last = p->wl_lines[k];
-        if (fabs(sum - 1) > 1e-6)
-            fail_at(p, last, "[workload] scientific, dl and bigdata: expected shares summing to "
-                             "1, found %g + %g + %g = %g (a share not given keeps its default: "
-                             "0.5, 0.3, 0.2)", c->share[0], c->share[1], c->share[2], sum);
-    }
-    if (!strcmp(c->format, "mix") && (seen & KEY_BIT(WL_MAX_JOB_CORES)) && c->share[0] == 0)
-        fail_at(p, p->wl_lines[WL_MAX_JOB_CORES],
-                "[workload] max_job_cores bounds the scientific jobs, "
-                "which scientific = 0 leaves out: expected scientific "
-                "above 0");
-    if (!strcmp(c->format, "mix") && (seen & KEY_BIT(WL_ESTIMATE_FACTOR)) &&
-        c->share[0] == 0 && c->share[2] == 0)
-        fail_at(p, p->wl_lines[WL_ESTIMATE_FACTOR],
-                "[workload] estimate_factor applies to the scientific and "
-                "big-data jobs, which shares of 0 leave out (deep-learning "
-                "jobs request their runtime): expected scientific or "
-                "bigdata above 0");
-    if ((seen & KEY_BIT(WL_GPUS_PER_JOB)) && !(c->gpu_share > 0))
-        fail_at(p, p->wl_lines[WL_GPUS_PER_JOB],
-                "[workload] gpus_per_job applies only to the jobs that "
-                "gpu_share makes GPU jobs: expected gpu_share above 0");
-}
-
-/* A section's plug-ins that do not go together (hsim_policy_refusal()),
-   and plug-in parameters that none of them reads: an error at the line
-   of the key to blame. */
-static void policy_refused(parse_t *p, const hsim_policy_config_t *pc)
-{
-    const char *key = NULL;
-    const char *why = hsim_policy_refusal(pc->order, pc->backfill_order, pc->scheduler,
-                                          pc->predictor, &key);
-    if (why) {
-        int k = !strcmp(key, "estimate") ? HSIM_POLICY_ESTIMATE
-                : !strcmp(key, "queue") ? HSIM_POLICY_QUEUE : HSIM_POLICY_BACKFILL_ORDER;
-        const char *name = k == HSIM_POLICY_ESTIMATE ? pc->predictor->name
-                           : k == HSIM_POLICY_QUEUE  ? pc->order->name
-                                                     : pc->backfill_order->name;
-        int line = pc->seen & KEY_BIT(k) ? pc->lines[k] : pc->line;
-        fail_at(p, line, "[policy %s] %s = %s does not go with backfill = %s: %s", pc->name,
-                key, name, pc->scheduler->name, why);
-    }
-    const hsim_param_value_t *u = hsim_param_unread(&pc->values, pc->order,
-                                                    pc->backfill_order, pc->scheduler);
-    if (u)
-        fail_at(p, u->line, "[policy %s] %s.%s applies to %s, which this section does not "
-                            "use (queue = %s, backfill = %s)", pc->name, u->plugin,
-                u->def->name, u->plugin, pc->order->name, pc->scheduler->name);
-}
-
-/* The same for [policy] keys: the plug-ins' (policy_refused()), placement
-   and spread only on a cluster of nodes. */
-static void policy_not_read(parse_t *p, int cluster)
-{
-    static const struct {
-        int k;
-        const char *key;
-    } on_nodes[] = {{HSIM_POLICY_PLACEMENT, "placement"}, {HSIM_POLICY_SPREAD, "spread"}};
-    const hsim_config_t *c = p->c;
-    for (size_t i = 0; i < c->n_policies; i++) {
-        const hsim_policy_config_t *pc = &c->policies[i];
-        const hsim_predictor_t *pred = pc->predictor;
-        policy_refused(p, pc);
-        static const char *const trained_keys[] = {"estimate.model", "estimate.retrain",
-                                                   "estimate.under_weight"};
-        for (int k = HSIM_POLICY_ESTIMATE_MODEL; k <= HSIM_POLICY_ESTIMATE_UNDER_WEIGHT; k++)
-            if ((pc->seen & KEY_BIT(k)) && pred && !pred->uses_model)
-                fail_at(p, pc->lines[k],
-                        "[policy %s] %s applies to trained predictors only (estimate = "
-                        "regression, gbdt or lstm), not to estimate = %s", pc->name,
-                        trained_keys[k - HSIM_POLICY_ESTIMATE_MODEL], pred->name);
-        for (int n = 0; n < 2 && !cluster; n++)
-            if (pc->seen & KEY_BIT(on_nodes[n].k))
-                fail_at(p, pc->lines[on_nodes[n].k],
-                        "[policy %s] %s applies only on a cluster of nodes: expected "
-                        "[nodes NAME] sections or [cluster] alibaba_nodes",
-                        pc->name, on_nodes[n].key);
-    }
-}
-
-/* The same for [nodes] keys that describe devices the nodes do not have:
-   a GPU model or GPU memory without GPUs, an FPGA model without FPGAs. */
-static void nodes_not_read(parse_t *p)
-{
-    const hsim_config_t *c = p->c;
-    for (size_t i = 0; i < c->n_nodes; i++) {
-        const hsim_nodes_config_t *nc = &c->nodes[i];
-        const hsim_node_type_t *t = &nc->type;
-        if ((nc->seen & KEY_BIT(HSIM_NODES_GPU_MODEL)) && t->gpu_model[0] && !t->gpus)
-            fail_at(p, nc->lines[HSIM_NODES_GPU_MODEL],
-                    "[nodes %s] gpu_model names the GPUs, but the nodes "
-                    "have none: expected gpus > 0", t->name);
-        if ((nc->seen & KEY_BIT(HSIM_NODES_GPU_MEMORY)) && t->gpu_mem_mb && !t->gpus)
-            fail_at(p, nc->lines[HSIM_NODES_GPU_MEMORY],
-                    "[nodes %s] gpu_memory is per GPU, but the nodes have "
-                    "none: expected gpus > 0", t->name);
-        if ((nc->seen & KEY_BIT(HSIM_NODES_FPGA_MODEL)) && t->fpga_model[0] && !t->fpgas)
-            fail_at(p, nc->lines[HSIM_NODES_FPGA_MODEL],
-                    "[nodes %s] fpga_model names the FPGAs, but the nodes "
-                    "have none: expected fpgas > 0", t->name);
-    }
-}
-
-/* Keys and sections that would change nothing are errors, at the earliest
-   line of all such mistakes. */
-static int not_read(parse_t *p)
-{
-    const hsim_config_t *c = p->c;
-    int cluster = c->n_nodes || c->alibaba_nodes[0];
-    workload_not_read(p);
-    policy_not_read(p, cluster);
-    nodes_not_read(p);
-    if (c->n_classes && !cluster)
-        fail_at(p, c->classes[0].line, "[class %s] applies only on a cluster of nodes: "
-                                       "expected [nodes NAME] sections or [cluster] "
-                                       "alibaba_nodes", c->classes[0].name);
-    return p->rc;
-}
-
-/* [failures] sections and the policies that name them: a model or a
-   trace, a node type that exists, on a cluster of nodes, and a scheduler
-   that takes failures.  0 or HSIM_EINPUT at the line at fault. */
-static int failures_check(parse_t *p)
-{
-    hsim_config_t *c = p->c;
-    for (size_t i = 0; i < c->n_failures; i++) {
-        hsim_failures_config_t *fc = &c->failures[i];
-        int model = (fc->seen & (KEY_BIT(HSIM_FAILURES_MTBF) | KEY_BIT(HSIM_FAILURES_MTTR))) != 0;
-        if (fc->trace[0] && model)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] gives both a trace and "
-                             "mtbf/mttr: expected one of the two", c->path,
-                             fc->lines[HSIM_FAILURES_TRACE], fc->name);
-        if (!fc->trace[0] && !(fc->mtbf_s > 0 && fc->mttr_s > 0))
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] needs mtbf and mttr "
-                             "(seconds), or a trace = FILE", c->path, fc->line, fc->name);
-        if ((fc->seen & KEY_BIT(HSIM_FAILURES_WEIBULL_SHAPE)) && fc->dist != HSIM_FAIL_WEIBULL)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] weibull_shape applies "
-                             "only with distribution = weibull", c->path,
-                             fc->lines[HSIM_FAILURES_WEIBULL_SHAPE], fc->name);
-        size_t t = 0;
-        while (fc->nodes[0] && t < c->n_nodes && strcmp(c->nodes[t].type.name, fc->nodes))
-            t++;
-        if (fc->nodes[0] && t == c->n_nodes)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] nodes = %s: no [nodes %s] "
-                             "section", c->path, fc->lines[HSIM_FAILURES_NODES], fc->name,
-                             fc->nodes, fc->nodes);
-        if (!c->n_nodes)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [failures %s] needs a cluster of "
-                             "[nodes NAME] sections (a pool of P processors that fail one by "
-                             "one: [nodes cpu] count = P, cores = 1)", c->path, fc->line,
-                             fc->name);
-    }
-    for (size_t k = 0; k < c->n_policies; k++) {
-        hsim_policy_config_t *pc = &c->policies[k];
-        pc->failures = 0;
-        if (!pc->failures_name[0]) {
-            static const int only[] = {HSIM_POLICY_ON_FAILURE, HSIM_POLICY_RESTART_COST};
-            for (size_t q = 0; q < 2; q++)
-                if (pc->seen & KEY_BIT(only[q]))
-                    return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] %s applies only "
-                                     "with failures = NAME", c->path, pc->lines[only[q]],
-                                     pc->name, only[q] == HSIM_POLICY_ON_FAILURE
-                                                   ? "on_failure" : "restart_cost");
-            continue;
-        }
-        for (size_t i = 0; i < c->n_failures; i++)
-            if (!strcmp(c->failures[i].name, pc->failures_name))
-                pc->failures = (int)i + 1;
-        if (!pc->failures)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] failures = %s: no "
-                             "[failures %s] section", c->path, pc->lines[HSIM_POLICY_FAILURES],
-                             pc->name, pc->failures_name, pc->failures_name);
-        if (!strcmp(pc->scheduler->name, "conservative"))
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] failures with backfill = "
-                             "conservative: not supported yet (its plan keeps the nodes of "
-                             "started jobs): expected none or easy", c->path,
-                             pc->lines[HSIM_POLICY_FAILURES], pc->name);
-        if ((pc->seen & KEY_BIT(HSIM_POLICY_RESTART_COST)) &&
-            pc->on_failure != HSIM_ON_FAILURE_CHECKPOINT)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] restart_cost applies only "
-                             "with on_failure = checkpoint", c->path,
-                             pc->lines[HSIM_POLICY_RESTART_COST], pc->name);
-    }
-    return 0;
-}
-
-/* The preemption keys against the scheduler: rr stops jobs itself (and
-   takes jobs in turn, whatever a queue order says); a plan kept for good
-   (conservative) cannot lose its running jobs.  0 or HSIM_EINPUT. */
-static int preempt_check(parse_t *p)
-{
-    hsim_config_t *c = p->c;
-    for (size_t k = 0; k < c->n_policies; k++) {
-        hsim_policy_config_t *pc = &c->policies[k];
-        const hsim_scheduler_t *s = pc->scheduler;
-        int rr = s->stops_jobs, line = 0;
-        const char *why = NULL;
-        if ((pc->seen & KEY_BIT(HSIM_POLICY_QUANTUM)) && !rr)
-            line = pc->lines[HSIM_POLICY_QUANTUM], why = "quantum applies only with backfill = rr";
-        else if (pc->preempt && rr)
-            line = pc->lines[HSIM_POLICY_PREEMPT],
-            why = "preempt with backfill = rr, which suspends jobs itself: expected preempt = off";
-        else if (pc->preempt && s->fixed_estimates)
-            line = pc->lines[HSIM_POLICY_PREEMPT],
-            why = "preempt with a scheduler that keeps its plans for good (conservative): "
-                  "expected backfill = none or easy";
-        else if ((pc->seen & KEY_BIT(HSIM_POLICY_PREEMPT_GRACE)) && !pc->preempt)
-            line = pc->lines[HSIM_POLICY_PREEMPT_GRACE],
-            why = "preempt_grace applies only with preempt = requeue, suspend or checkpoint";
-        else if ((pc->seen & KEY_BIT(HSIM_POLICY_SWITCH_COST)) && !rr &&
-                 pc->preempt != HSIM_STOP_SUSPEND && pc->preempt != HSIM_STOP_CHECKPOINT)
-            line = pc->lines[HSIM_POLICY_SWITCH_COST],
-            why = "switch_cost applies only with backfill = rr or preempt = suspend or "
-                  "checkpoint";
-        else if (rr && pc->switch_cost_s >= pc->quantum_s)
-            line = pc->lines[HSIM_POLICY_SWITCH_COST],
-            why = "switch_cost must be shorter than the quantum (a slice would do no work)";
-        if (why)
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: [policy %s] %s", c->path,
-                             line ? line : pc->line, pc->name, why);
-    }
-    return 0;
-}
-
-/* repeat = R > 1: seeds seed..seed+R-1, each in a folder seed-S beside
-   the policies' (no policy of that name), and something that draws from
-   the seed, or every seed would give the same results.  0 or
-   HSIM_EINPUT at repeat's line. */
-static int repeat_check(parse_t *p, int generated)
-{
-    const hsim_config_t *c = p->c;
-    if (c->repeat <= 1)
-        return 0;
-    if (c->seed > UINT64_MAX - (c->repeat - 1))
-        return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: repeat = %u from seed %llu goes past the "
-                         "largest seed, 18446744073709551615", c->path, p->repeat_line,
-                         (unsigned)c->repeat, (unsigned long long)c->seed);
-    for (size_t k = 0; k < c->n_policies; k++) {
-        const char *n = c->policies[k].name;
-        if (!strncmp(n, "seed-", 5) && n[5] && strspn(n + 5, "0123456789") == strlen(n + 5))
-            return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: policy name '%s': with repeat, each "
-                             "seed's results go to a folder of that form beside the policies",
-                             c->path, c->policies[k].line, n);
-    }
-    int drawn = generated || c->gpu_share > 0 || c->fpga_share > 0 ||
-                c->workflow == HSIM_WORKFLOW_DAG;
-    for (size_t k = 0; k < c->n_policies; k++) {
-        const hsim_policy_config_t *pc = &c->policies[k];
-        drawn |= pc->failures && !c->failures[pc->failures - 1].trace[0];
-        drawn |= pc->order->draws_random ||
-                 (pc->backfill_order && pc->backfill_order->draws_random);
-    }
-    if (!drawn)
-        return hsim_errf(p->e, HSIM_EINPUT, "%s:%d: repeat = %u would run one schedule %u "
-                         "times: nothing here draws from the seed (a generator, gpu_share, "
-                         "fpga_share, workflow = dag, a failure model, queue = ga or sa)", c->path,
-                         p->repeat_line, (unsigned)c->repeat, (unsigned)c->repeat);
-    return 0;
-}
-
 static int finish(parse_t *p, int ini_rc)
 {
     hsim_config_t *c = p->c;
@@ -1458,17 +1068,17 @@ static int finish(parse_t *p, int ini_rc)
         /* inih's syntax error comes first in the file */
         p->rc = 0;
         p->line = ini_rc;
-        fail(p, "expected 'key = value', '[section]' or a ';' comment");
+        hsim__fail(p, "expected 'key = value', '[section]' or a ';' comment");
         return p->rc;
     }
     if (p->rc)
         return p->rc;
     if (ini_rc < 0)
         return hsim_errf(p->e, HSIM_ENOMEM, "%s: out of memory", c->path);
-    int rc = not_read(p);
+    int rc = hsim__not_read(p);
     if (rc)
         return rc;
-    if ((rc = failures_check(p)) || (rc = preempt_check(p)))
+    if ((rc = hsim__failures_check(p)) || (rc = hsim__preempt_check(p)))
         return rc;
     /* Whole-file mistakes: named at the line that is missing something
        (the section, or the key that cannot stand), else at line 1. */
@@ -1535,7 +1145,7 @@ static int finish(parse_t *p, int ini_rc)
         return hsim_errf(p->e, HSIM_EINPUT,
                          "%s:%d: no [policy NAME] section: expected at least one", c->path,
                          p->line > 0 ? p->line : 1);
-    return repeat_check(p, generated);
+    return hsim__repeat_check(p, generated);
 }
 
 int hsim_config_read(const char *path, char **text, hsim_err_t *e)
