@@ -307,14 +307,16 @@ int hsim_plot_dir(const char *dir, const hsim_plot_options_t *o, hsim_err_t *e)
     if (rc == 0)
         snprintf(jobs, sizeof jobs, "%s/%s/jobs.csv", dir, f->names[0]);
     int summary_only = rc == 0 && access(jobs, F_OK) != 0;
-    if (rc == 0 && !summary_only)
+    /* charts = none: no chart reads the jobs back, so no time series */
+    int skip_jobs = summary_only || o->charts == 0;
+    if (rc == 0 && !skip_jobs)
         rc = machine(dir, f, &m, e);
     const char *slash = strrchr(dir, '/');
     hsim_charts_t ch = {.dir = dir, .charts = o->charts, .formats = o->formats, .m = &m,
                         .title = f && f->name[0] ? f->name : slash ? slash + 1 : dir};
     for (size_t k = 0; rc == 0 && k < f->n; k++) {
         p[k].name = f->names[k];
-        if (!summary_only)
+        if (!skip_jobs)
             rc = one_policy(&ch, f->names[k], &p[k], e);
     }
     if (rc == 0) {
@@ -322,7 +324,7 @@ int hsim_plot_dir(const char *dir, const hsim_plot_options_t *o, hsim_err_t *e)
         const double *ci[3];
         for (int k = 0; k < 3; k++)
             ci[k] = f->has_ci[k] ? f->ci[k] : NULL;
-        rc = hsim_charts_compare(&ch, p, f->n, summary_only, avg, ci, e);
+        rc = hsim_charts_compare(&ch, p, f->n, skip_jobs, avg, ci, e);
     }
     if (rc == 0)
         rc = hsim_html_report(dir, ch.title, ch.files, ch.n_files, o->formats, summary_only,
