@@ -6,6 +6,7 @@
 
 #include "plot.h"
 #include "repeat.h"
+#include "results.h"
 #include "workflows.h"
 
 #include <dirent.h>
@@ -129,38 +130,6 @@ static int take(reader_t *r, size_t n, char **out, hsim_err_t *e)
     for (size_t i = 0; i < n; i++)
         r->line += r->text[r->at + i] == '\n';
     r->at += n;
-    return 0;
-}
-
-/* Reads the whole file at path into *text. */
-static int read_all(const char *path, char **text, size_t *len, hsim_err_t *e)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hsim_errf(e, HSIM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = hsim_malloc(cap);
-    int rc = buf ? 0 : HSIM_ENOMEM;
-    while (rc == 0) {
-        if (n + 1 >= cap && hsim_grow(&buf, &cap, n + 2, 1)) {
-            rc = HSIM_ENOMEM;
-            break;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (rc == 0 && ferror(f))
-        rc = hsim_errf(e, HSIM_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-    fclose(f);
-    if (rc) {
-        hsim_free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
     return 0;
 }
 
@@ -302,7 +271,7 @@ static int read_manifest(merge_t *m, const char *dir, hsim_err_t *e)
     path_t path;
     snprintf(path, sizeof path, "%s/%s", dir, HSIM_SHARD_FILE);
     reader_t r = {.path = path};
-    int rc = read_all(path, &r.text, &r.len, e);
+    int rc = hsim_read_file(path, &r.text, &r.len, e);
     if (rc)
         return rc;
     mexp_t pre, *x = NULL;
@@ -371,7 +340,7 @@ static int copy_file(const char *src, const char *dst, hsim_err_t *e)
 {
     char *text;
     size_t len;
-    int rc = read_all(src, &text, &len, e);
+    int rc = hsim_read_file(src, &text, &len, e);
     if (rc)
         return rc;
     hsim_report_t r;
