@@ -93,6 +93,7 @@ typedef struct cons {
                                  in the future, and those whose start has
                                  come until a pass or sweep() takes them out */
     hsim_time_t *at;          /* reserved start, by job index */
+    size_t n_jobs;            /* room in at[] and before[] */
     hsim_ppos_t *before;      /* by job index: a hint for the profile step
                                  just before its reservation starts (where
                                  (b) looks first) */
@@ -143,8 +144,9 @@ static int cons_create(const hsim_policy_params_t *p, void **state)
         *state = s;
         return 0;
     }
-    s->at = hsim_calloc(p->n_jobs, sizeof *s->at);
-    s->before = hsim_calloc(p->n_jobs, sizeof *s->before);
+    s->n_jobs = p->n_jobs ? p->n_jobs : 1;
+    s->at = hsim_calloc(s->n_jobs, sizeof *s->at);
+    s->before = hsim_calloc(s->n_jobs, sizeof *s->before);
     if (!s->at || !s->before || hsim_profile_init(&s->profile, p->capacity, 0)) {
         hsim_free(s->at);
         hsim_free(s->before);
@@ -167,6 +169,19 @@ static void check_profile(const cons_t *s)
     const char *why = s->check ? hsim_profile_check(&s->profile) : NULL;
     if (why)
         hsim_assert_fail(why, __FILE__, __LINE__);
+}
+
+static int cons_grow(void *state, size_t n_jobs)
+{
+    cons_t *s = state;
+    if (!s->at || n_jobs <= s->n_jobs) /* (planning on nodes or rebuilding:
+                                           nothing by job) */
+        return 0;
+    if (hsim_grow_zeroed(&s->at, s->n_jobs, n_jobs, sizeof *s->at) ||
+        hsim_grow_zeroed(&s->before, s->n_jobs, n_jobs, sizeof *s->before))
+        return HSIM_ENOMEM;
+    s->n_jobs = n_jobs;
+    return 0;
 }
 
 static void cons_destroy(void *state)
@@ -747,6 +762,7 @@ const hsim_scheduler_t hsim_sched_conservative = {
                "(planned again at each pass under a time-dependent order)",
     .create = cons_create,
     .destroy = cons_destroy,
+    .grow = cons_grow,
     .submitted = cons_submitted,
     .ended = cons_ended,
     .schedule = cons_schedule,

@@ -42,6 +42,7 @@ typedef struct easy {
     int32_t *gpus;                 /* there: by job index, the whole GPUs
                                       each asks for (the queues' second
                                       size) */
+    size_t n_jobs;                 /* room in gpus[] */
     double fastest;                /* there: the highest speed any job
                                       has on any node type */
     hsim_queue_t queue;            /* queue order */
@@ -64,7 +65,8 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
         hsim_queue_pair(&s->queue, &s->bf);
     }
     if (s->planner) {
-        if (!(s->gpus = hsim_calloc(p->n_jobs ? p->n_jobs : 1, sizeof *s->gpus))) {
+        s->n_jobs = p->n_jobs ? p->n_jobs : 1;
+        if (!(s->gpus = hsim_calloc(s->n_jobs, sizeof *s->gpus))) {
             hsim_free(s);
             return HSIM_ENOMEM;
         }
@@ -72,6 +74,20 @@ static int easy_create(const hsim_policy_params_t *p, void **state)
         s->fastest = hsim_planner_fastest(s->planner);
     }
     *state = s;
+    return 0;
+}
+
+static int easy_grow(void *state, size_t n_jobs)
+{
+    easy_t *s = state;
+    if (!s->gpus || n_jobs <= s->n_jobs)
+        return 0;
+    if (hsim_grow_zeroed(&s->gpus, s->n_jobs, n_jobs, sizeof *s->gpus))
+        return HSIM_ENOMEM;
+    s->n_jobs = n_jobs;
+    s->queue.key2 = s->gpus; /* it moved */
+    if (s->bf_order)
+        s->bf.key2 = s->gpus;
     return 0;
 }
 
@@ -386,6 +402,7 @@ const hsim_scheduler_t hsim_sched_easy = {
     .summary = "EASY backfilling: later jobs may start if they do not delay the head",
     .create = easy_create,
     .destroy = easy_destroy,
+    .grow = easy_grow,
     .submitted = easy_submitted,
     .schedule = easy_schedule,
     .reads_backfill_order = 1,

@@ -60,6 +60,29 @@ static void rr_destroy(void *state)
     hsim_free(s);
 }
 
+/* Room for n_jobs: the ring laid out again from slot 0. */
+static int rr_grow(void *state, size_t n_jobs)
+{
+    rr_t *s = state;
+    if (n_jobs <= s->cap)
+        return 0;
+    int32_t *ring = hsim_malloc(n_jobs * sizeof *ring);
+    int32_t *expired = hsim_realloc(s->expired, n_jobs * sizeof *expired);
+    if (expired)
+        s->expired = expired;
+    if (!ring || !expired) {
+        hsim_free(ring);
+        return HSIM_ENOMEM;
+    }
+    for (size_t k = 0; k < s->n; k++)
+        ring[k] = s->ring[(s->first + k) % s->cap];
+    hsim_free(s->ring);
+    s->ring = ring;
+    s->first = 0;
+    s->cap = n_jobs;
+    return 0;
+}
+
 static void push_back(rr_t *s, int32_t job)
 {
     HSIM_ASSERT(s->n < s->cap);
@@ -141,6 +164,7 @@ const hsim_scheduler_t hsim_sched_rr = {
                "between them",
     .create = rr_create,
     .destroy = rr_destroy,
+    .grow = rr_grow,
     .submitted = rr_submitted,
     .schedule = rr_schedule,
     .running_any_order = 1,

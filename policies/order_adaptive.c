@@ -67,6 +67,7 @@ typedef struct adaptive {
     int demote;
     uint8_t *cls;              /* by job: 0 promoted, 1 normal, 2 demoted */
     hsim_time_t *est_start;    /* by job: its estimate when it started */
+    size_t n_jobs;             /* room in cls[] and est_start[] */
     uint8_t *overran;          /* by user id + 1 (capped): a running job of
                                   the user is past its estimate */
     size_t n_users;
@@ -105,7 +106,7 @@ static int adaptive_create(const hsim_order_ctx_t *c, void **state)
         (hsim_time_t)(3600 * hsim_param_num(x, me, adaptive_params, "promote_after") *
                       HSIM_SECOND);
     a->demote = hsim_param_num(x, me, adaptive_params, "demote_overrun") > 0;
-    size_t n = c->n_jobs ? c->n_jobs : 1;
+    size_t n = a->n_jobs = c->n_jobs ? c->n_jobs : 1;
     a->cls = hsim_calloc(n, sizeof *a->cls);
     a->est_start = hsim_calloc(n, sizeof *a->est_start);
     if (!a->cls || !a->est_start) {
@@ -115,6 +116,18 @@ static int adaptive_create(const hsim_order_ctx_t *c, void **state)
     for (size_t i = 0; i < a->n_orders; i++)
         HSIM_ASSERT(a->orders[i] && !a->orders[i]->create);
     *state = a;
+    return 0;
+}
+
+static int adaptive_grow(void *state, size_t n_jobs)
+{
+    adaptive_t *a = state;
+    if (n_jobs <= a->n_jobs)
+        return 0;
+    if (hsim_grow_zeroed(&a->cls, a->n_jobs, n_jobs, sizeof *a->cls) ||
+        hsim_grow_zeroed(&a->est_start, a->n_jobs, n_jobs, sizeof *a->est_start))
+        return HSIM_ENOMEM;
+    a->n_jobs = n_jobs;
     return 0;
 }
 
@@ -225,6 +238,7 @@ const hsim_order_t hsim_order_adaptive = {
     .compare = adaptive_compare,
     .create = adaptive_create,
     .destroy = adaptive_destroy,
+    .grow = adaptive_grow,
     .pass = adaptive_pass,
     .started = adaptive_started,
     .report_name = "switches.csv",

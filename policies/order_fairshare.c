@@ -92,6 +92,7 @@ const hsim_order_t hsim_order_fairshare = {
     .compare = hsim_scores_compare,
     .create = fs_create,
     .destroy = fs_destroy,
+    .grow = hsim_scores_grow,
     .pass = fs_pass,
     .started = fs_started,
     .ended = fs_ended,

@@ -175,5 +175,6 @@ const hsim_order_t hsim_order_ga = {
     .compare = hsim_scores_compare,
     .create = ga_create,
     .destroy = ga_destroy,
+    .grow = hsim_scores_grow,
     .pass = ga_pass,
 };

@@ -142,6 +142,7 @@ const hsim_order_t hsim_order_multifactor = {
     .compare = hsim_scores_compare,
     .create = mf_create,
     .destroy = mf_destroy,
+    .grow = hsim_scores_grow,
     .pass = mf_pass,
     .started = mf_started,
     .ended = mf_ended,

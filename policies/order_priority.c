@@ -94,5 +94,6 @@ const hsim_order_t hsim_order_priority = {
     .compare = hsim_scores_compare,
     .create = prio_create,
     .destroy = prio_destroy,
+    .grow = hsim_scores_grow,
     .pass = prio_pass,
 };

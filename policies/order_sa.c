@@ -102,5 +102,6 @@ const hsim_order_t hsim_order_sa = {
     .compare = hsim_scores_compare,
     .create = sa_create,
     .destroy = sa_destroy,
+    .grow = hsim_scores_grow,
     .pass = sa_pass,
 };

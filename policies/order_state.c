@@ -14,6 +14,17 @@ int hsim_scores_init(hsim_scores_t *s, size_t n_jobs)
     return s->score ? 0 : HSIM_ENOMEM;
 }
 
+int hsim_scores_grow(void *state, size_t n_jobs)
+{
+    hsim_scores_t *s = state;
+    if (n_jobs <= s->n)
+        return 0;
+    if (hsim_grow_zeroed(&s->score, s->n, n_jobs, sizeof *s->score))
+        return HSIM_ENOMEM;
+    s->n = n_jobs;
+    return 0;
+}
+
 void hsim_scores_free(hsim_scores_t *s)
 {
     hsim_free(s->score);

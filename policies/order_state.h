@@ -22,6 +22,9 @@ typedef struct hsim_scores {
 /* 0 or HSIM_ENOMEM. */
 int hsim_scores_init(hsim_scores_t *s, size_t n_jobs);
 void hsim_scores_free(hsim_scores_t *s);
+/* grow() for a state whose first member is an hsim_scores_t: room for
+   n_jobs, the new scores 0.  0 or HSIM_ENOMEM. */
+int hsim_scores_grow(void *state, size_t n_jobs);
 /* compare() for a state whose first member is an hsim_scores_t. */
 int hsim_scores_compare(const void *state, const hsim_vjob_t *jobs, int32_t a, int32_t b,
                         hsim_time_t now);

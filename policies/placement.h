@@ -6,7 +6,7 @@
  * A placement policy is a const descriptor in its own file, listed once in
  * policies/registry.c.  create() returns per-run state (round-robin
  * pointers and the like); place() reads the cluster (never changes it) and
- * writes an allocation, which the engine applies.
+ * writes an allocation, which the core applies.
  */
 #ifndef HSIM_PLACEMENT_H
 #define HSIM_PLACEMENT_H

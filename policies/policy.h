@@ -1,7 +1,7 @@
 /*
  * policy.h - the view a policy reads and the decisions it answers with.
  *
- * The engine owns the truth (jobs, clock, cluster); a queue policy sees only
+ * The core owns the truth (jobs, cluster, estimates); a queue policy sees only
  * this read-only view and calls back with decisions.  Nothing here depends on
  * the event engine: a test builds a view by hand and drives a policy, and the
  * live driver implements the same calls on real nodes.  A policy never sees a
@@ -68,7 +68,7 @@ typedef struct hsim_view {
                                       scheduler said it does not read it) */
     int32_t ending_procs;          /* with running_unordered: processors of
                                       running jobs whose est_end <= now */
-    uint64_t revision;             /* goes up by one whenever the engine
+    uint64_t revision;             /* goes up by one whenever the core
                                       gives waiting jobs new estimates
                                       (with a predictor that revises
                                       them): a policy that keeps copies
@@ -128,7 +128,7 @@ typedef struct hsim_decide {
        waiting[] at once, ranked by its original submission, its planning
        estimate what is left of it.  A suspended job resumes on the nodes
        it left (it keeps its memory there meanwhile); a requeued one starts
-       again from zero; a checkpointed one keeps its work done.  The engine
+       again from zero; a checkpointed one keeps its work done.  The core
        does not call submitted() for a job the scheduler stopped itself.
        0, or a negative code for a job that is not running or a bad mode. */
     int (*stop)(void *ctx, int32_t job, int mode);
@@ -150,9 +150,11 @@ typedef enum hsim_stop_mode {
 /* Parameters a policy is created with (from the [policy X] section). */
 typedef struct hsim_policy_params {
     int32_t capacity;        /* processors in the machine */
-    size_t n_jobs;           /* jobs in the run: indices are 0..n_jobs-1 */
+    size_t n_jobs;           /* room to make for jobs 0..n_jobs-1 (more
+                                come through grow(): a live run does not
+                                know its jobs in advance) */
     const struct hsim_order *order;   /* queue order */
-    const void *order_state; /* its per-run state (the engine's), or NULL */
+    const void *order_state; /* its per-run state (the core's), or NULL */
     const struct hsim_order *backfill_order; /* order of the backfilling
                                       pass; NULL = queue order */
     const void *backfill_order_state; /* its per-run state, or NULL */
@@ -166,7 +168,8 @@ typedef struct hsim_policy_params {
 
 /* What an order's create() gets. */
 typedef struct hsim_order_ctx {
-    size_t n_jobs;           /* jobs in the run: indices are 0..n_jobs-1 */
+    size_t n_jobs;           /* room to make for jobs 0..n_jobs-1 (more
+                                come through grow()) */
     int32_t capacity;        /* processors (cores on a cluster of nodes) */
     const hsim_param_set_t *values; /* the section's plug-in parameters
                                       (NULL: all defaults) */
@@ -181,8 +184,11 @@ typedef struct hsim_order_ctx {
  * time_dependent: every scheduler re-sorts its queue at each pass then.
  *
  * An order may keep per-run state (usage tables, a plan): create() makes
- * it, and compare() gets it (NULL for an order without create()).  The
- * engine owns it and calls the hooks, each of which may be NULL: pass()
+ * it, and compare() gets it (NULL for an order without create()).  Jobs
+ * come as the run goes: an order whose state has a table by job index
+ * has grow(), which the core calls before it names a job index beyond
+ * the n_jobs it has room for (0 or HSIM_ENOMEM; NULL: no such table).  The
+ * core owns it and calls the hooks, each of which may be NULL: pass()
  * before the scheduler hears of each event (a submission, a termination,
  * a repair), so that compare() may read scores pass() computed at now;
  * started() after a job started, ended() after one ended (started at
@@ -203,6 +209,7 @@ typedef struct hsim_order {
                    hsim_time_t now);
     int (*create)(const hsim_order_ctx_t *c, void **state); /* 0 or < 0 */
     void (*destroy)(void *state);
+    int (*grow)(void *state, size_t n_jobs); /* room for n_jobs jobs */
     int (*pass)(void *state, const hsim_view_t *v);
     int (*started)(void *state, const hsim_view_t *v, int32_t job);
     int (*ended)(void *state, const hsim_view_t *v, int32_t job, hsim_time_t start);
@@ -212,9 +219,11 @@ typedef struct hsim_order {
 
 /*
  * A scheduler (the backfilling discipline): what starts and when.
- * create() returns per-run state (no global state); the engine calls
+ * create() returns per-run state (no global state); the core calls
  * submitted() for each new job and ended() for each termination, each
- * followed by one schedule() pass.  Callbacks may issue decisions.
+ * followed by one schedule() pass.  Callbacks may issue decisions.  As
+ * for orders, a scheduler with a table by job index has grow(), called
+ * before a job index beyond its room is named.
  */
 typedef struct hsim_scheduler {
     const char *name;
@@ -222,6 +231,8 @@ typedef struct hsim_scheduler {
     const hsim_param_def_t *params; /* NULL: none */
     int (*create)(const hsim_policy_params_t *p, void **state);
     void (*destroy)(void *state);
+    int (*grow)(void *state, size_t n_jobs); /* room for n_jobs jobs; NULL:
+                                               it keeps nothing by job */
     int (*submitted)(void *state, const hsim_view_t *v, int32_t job,
                      const hsim_decide_t *d);
     /* job ended now; it started at start, and est_end = start + its
@@ -231,7 +242,7 @@ typedef struct hsim_scheduler {
                  hsim_time_t start, hsim_time_t est_end, const hsim_decide_t *d);
     int (*schedule)(void *state, const hsim_view_t *v, const hsim_decide_t *d);
     int running_any_order; /* 1: never reads view->running in est_end
-                            order, so the engine may keep it unordered
+                            order, so the core may keep it unordered
                             (cheaper); 0 (the safe default): it is sorted */
     int reads_backfill_order; /* 1: it tries jobs for backfilling in
                                  params->backfill_order when given */

@@ -23,6 +23,7 @@ typedef struct victim {
 
 struct hsim_preempt {
     victim_t *c;     /* [n_jobs]: the candidates of a pass */
+    size_t n_jobs;
 };
 
 int hsim_preempt_create(size_t n_jobs, hsim_preempt_t **out)
@@ -32,7 +33,18 @@ int hsim_preempt_create(size_t n_jobs, hsim_preempt_t **out)
         hsim_free(p);
         return HSIM_ENOMEM;
     }
+    p->n_jobs = n_jobs ? n_jobs : 1;
     *out = p;
+    return 0;
+}
+
+int hsim_preempt_grow(hsim_preempt_t *p, size_t n_jobs)
+{
+    if (n_jobs <= p->n_jobs)
+        return 0;
+    if (hsim_grow_zeroed(&p->c, p->n_jobs, n_jobs, sizeof *p->c))
+        return HSIM_ENOMEM;
+    p->n_jobs = n_jobs;
     return 0;
 }
 

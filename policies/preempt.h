@@ -20,6 +20,8 @@ typedef struct hsim_preempt hsim_preempt_t;
 /* Scratch for a run of n_jobs jobs.  0 or HSIM_ENOMEM; the caller frees
    *out with hsim_preempt_destroy(). */
 int hsim_preempt_create(size_t n_jobs, hsim_preempt_t **out);
+/* Room for n_jobs jobs.  0 or HSIM_ENOMEM. */
+int hsim_preempt_grow(hsim_preempt_t *p, size_t n_jobs);
 void hsim_preempt_destroy(hsim_preempt_t *p);
 
 /*

@@ -2,12 +2,12 @@
  * predictor.h - runtime predictors behind one interface.
  *
  * A predictor estimates a job's runtime from its features and learns only
- * from jobs that have finished: the engine hands predict() a copy of the
+ * from jobs that have finished: the core hands predict() a copy of the
  * job whose runtime is hidden (0, and not marked killed), so no predictor
  * can read the future; only a predictor that declares reads_runtime
  * ('oracle', which exists to measure upper bounds) gets the job whole.
  * learn() gets a job that has finished, with what it ran.  Answers are
- * clamped by the engine to the requested time at most, and those of a
+ * clamped by the core to the requested time at most, and those of a
  * predictor that underpredicts to 1 s at least (when the request is that
  * long): 'oracle' plans a 0.6 s job as 0.6 s.
  */
@@ -51,7 +51,7 @@ typedef struct hsim_predictor {
     int uses_model;   /* 1: reads estimate.model and estimate.retrain */
     int revises;      /* 1: after learn() of a job, its answers for the
                          waiting jobs of that job's user may change (and no
-                         others'), so the engine asks again for those (0:
+                         others'), so the core asks again for those (0:
                          each job is asked once, at its submission) */
     int underpredicts; /* 1: its answer can be below the actual runtime; a
                           running job that outlives it gets the requested

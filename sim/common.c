@@ -216,6 +216,19 @@ int hsim_grow_to(void *ptr, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+int hsim_grow_zeroed(void *ptr, size_t n, size_t need, size_t elem)
+{
+    if (need <= n)
+        return 0;
+    void **pp = ptr;
+    char *p = hsim_realloc(*pp, need * elem);
+    if (!p)
+        return HSIM_ENOMEM;
+    memset(p + n * elem, 0, (need - n) * elem);
+    *pp = p;
+    return 0;
+}
+
 long hsim_alloc_live(void) { return atomic_load(&live_blocks); }
 
 void hsim_alloc_fail_after(long n) { atomic_store(&fail_countdown, n); }

@@ -83,6 +83,11 @@ static inline int hsim_grow(void *ptr, size_t *cap, size_t need, size_t elem)
     return need <= *cap ? 0 : hsim_grow_to(ptr, cap, need, elem);
 }
 
+/* Grow *ptr, a table of n elements of elem bytes, to exactly need (when
+   more), the new elements all zero bytes: a table by job index that
+   grows with a run's jobs.  0 or HSIM_ENOMEM (then it is as it was). */
+int hsim_grow_zeroed(void *ptr, size_t n, size_t need, size_t elem);
+
 /* Live blocks allocated through the wrapper and not yet freed. */
 long hsim_alloc_live(void);
 /* Make the n-th allocation from now fail (n >= 1); 0 disables injection. */

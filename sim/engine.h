@@ -1,10 +1,11 @@
 /*
  * engine.h - the discrete-event engine: replays a workload under one policy.
  *
- * The engine owns the clock, the job states and the processor ledger.  It
- * handles events one at a time in (time, kind, sequence) order, runs one
- * scheduling pass after every submission and every termination, and applies
- * the policy's decisions after checking them.
+ * The engine is a driver of the core (core.h), which owns the job states,
+ * the ledger and the policies, and checks and applies their decisions; the
+ * engine owns the simulated clock and the trace's runtimes.  It handles
+ * events one at a time in (time, kind, sequence) order, and the core runs
+ * one scheduling pass after every submission and every termination.
  */
 #ifndef HSIM_ENGINE_H
 #define HSIM_ENGINE_H
@@ -102,6 +103,10 @@ typedef struct hsim_run_config {
                                             (NULL: their defaults) */
     uint64_t seed;                       /* the experiment's seed, for an
                                             order that draws numbers */
+    size_t jobs_hint;                    /* room the core makes for jobs at
+                                            first; 0: the workload's jobs
+                                            (a test gives 1, so that every
+                                            table grows as jobs come) */
 } hsim_run_config_t;
 
 typedef struct hsim_run_stats {

@@ -157,6 +157,49 @@ void hsim_rheap_remove(hsim_rheap_t *h, int32_t job)
 #define RESERVED_BATCH 64
 #define RESERVED_SHARE 16
 
+/* Room in *slot (a job index of n entries) for n_jobs, the new ones -1.
+   0 or HSIM_ENOMEM (then it is as it was). */
+static int grow_job_index(int32_t **slot, size_t n, size_t n_jobs)
+{
+    int32_t *more = hsim_realloc(*slot, n_jobs * sizeof *more);
+    if (!more)
+        return HSIM_ENOMEM;
+    for (size_t i = n; i < n_jobs; i++)
+        more[i] = -1;
+    *slot = more;
+    return 0;
+}
+
+int hsim_rheap_grow(hsim_rheap_t *h, size_t n_jobs)
+{
+    if (n_jobs <= h->n_jobs)
+        return 0;
+    hsim_event_t *ev = hsim_realloc(h->ev, n_jobs * sizeof *ev);
+    if (!ev)
+        return HSIM_ENOMEM;
+    h->ev = ev;
+    if (grow_job_index(&h->pos, h->n_jobs, n_jobs))
+        return HSIM_ENOMEM;
+    h->n_jobs = n_jobs;
+    return 0;
+}
+
+int hsim_reserved_grow(hsim_reserved_t *r, size_t n_jobs)
+{
+    size_t n = r->near.n_jobs;
+    if (n_jobs <= n)
+        return 0;
+    hsim_event_t *far = hsim_realloc(r->far, n_jobs * sizeof *far);
+    if (far)
+        r->far = far;
+    long *times = far ? hsim_realloc(r->times, n_jobs * sizeof *times) : NULL;
+    if (times)
+        r->times = times;
+    if (!times || grow_job_index(&r->far_at, n, n_jobs))
+        return HSIM_ENOMEM;
+    return hsim_rheap_grow(&r->near, n_jobs);
+}
+
 int hsim_reserved_init(hsim_reserved_t *r, size_t n_jobs)
 {
     r->n_far = 0;

@@ -72,6 +72,9 @@ typedef struct hsim_rheap {
 
 /* Room for n_jobs jobs.  0 or HSIM_ENOMEM; free with hsim_rheap_free. */
 int hsim_rheap_init(hsim_rheap_t *h, size_t n_jobs);
+/* Room for n_jobs jobs (more than it had: else nothing).  0 or HSIM_ENOMEM
+   (then it holds what it held, with the room it had). */
+int hsim_rheap_grow(hsim_rheap_t *h, size_t n_jobs);
 void hsim_rheap_free(hsim_rheap_t *h);
 /* hsim_rheap_set() when the entry may have to move. */
 void hsim_rheap_place(hsim_rheap_t *h, const hsim_event_t *e);
@@ -130,6 +133,8 @@ typedef struct hsim_reserved {
 
 /* Room for n_jobs jobs.  0 or HSIM_ENOMEM; free with hsim_reserved_free. */
 int hsim_reserved_init(hsim_reserved_t *r, size_t n_jobs);
+/* Room for n_jobs jobs, as hsim_rheap_grow(). */
+int hsim_reserved_grow(hsim_reserved_t *r, size_t n_jobs);
 void hsim_reserved_free(hsim_reserved_t *r);
 /* hsim_reserved_set() when the entry is not a pooled one that stays so. */
 void hsim_reserved_place(hsim_reserved_t *r, const hsim_event_t *e);

@@ -333,6 +333,19 @@ size_t hsim_test_random_cluster(uint64_t *x, hsim_node_type_t *t)
     return 4;
 }
 
+int32_t hsim_test_random_case(uint64_t *x, hsim_node_type_t *t, hsim_cluster_spec_t *spec,
+                              hsim_workload_t *w, size_t n)
+{
+    size_t nt = hsim_test_random_cluster(x, t);
+    int32_t cores = 0;
+    for (size_t k = 0; k < nt; k++)
+        cores += t[k].count * t[k].cores;
+    *spec = (hsim_cluster_spec_t){.types = t, .n_types = nt};
+    hsim_workload_init(w);
+    hsim_test_random_mixed_jobs(w, x, n, t);
+    return cores;
+}
+
 void hsim_test_random_mixed_jobs(hsim_workload_t *w, uint64_t *x, size_t n,
                                  const hsim_node_type_t *t)
 {

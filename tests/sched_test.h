@@ -94,4 +94,9 @@ size_t hsim_test_random_cluster(uint64_t *x, hsim_node_type_t *t);
 void hsim_test_random_mixed_jobs(hsim_workload_t *w, uint64_t *x, size_t n,
                                  const hsim_node_type_t *t);
 
+/* Both: a random cluster into t[0..4) and spec, n jobs for it into w
+   (initialised here), drawn from x.  Returns the cluster's cores. */
+int32_t hsim_test_random_case(uint64_t *x, hsim_node_type_t *t, hsim_cluster_spec_t *spec,
+                              hsim_workload_t *w, size_t n);
+
 #endif

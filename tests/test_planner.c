@@ -281,14 +281,9 @@ static void guarantees(const hsim_scheduler_t *sched, int head_only)
     for (unsigned long seed = 1; seed <= seeds; seed++) {
         uint64_t x = 0xD1B54A32D192ED03ULL * seed;
         hsim_node_type_t t[4];
-        size_t nt = hsim_test_random_cluster(&x, t);
-        int32_t cores = 0;
-        for (size_t k = 0; k < nt; k++)
-            cores += t[k].count * t[k].cores;
-        hsim_cluster_spec_t spec = {.types = t, .n_types = nt};
+        hsim_cluster_spec_t spec;
         hsim_workload_t w;
-        hsim_workload_init(&w);
-        hsim_test_random_mixed_jobs(&w, &x, 250, t);
+        int32_t cores = hsim_test_random_case(&x, t, &spec, &w, 250);
         hsim_outcome_t *out = hsim_calloc(w.n_jobs, sizeof *out);
         seen_first = hsim_malloc(w.n_jobs * sizeof *seen_first);
         seen_head = hsim_malloc(w.n_jobs * sizeof *seen_head);

@@ -442,13 +442,10 @@ static void test_conservation_mixed(void)
     for (unsigned long seed = 1; seed <= hsim_test_seeds(4); seed++) {
         uint64_t x = 0x9E3779B97F4A7C15ULL * seed;
         hsim_node_type_t t[4];
-        size_t nt = hsim_test_random_cluster(&x, t);
-        int32_t cores = 0;
-        for (size_t k = 0; k < nt; k++)
-            cores += t[k].count * t[k].cores;
+        hsim_cluster_spec_t spec;
         hsim_workload_t w;
-        hsim_workload_init(&w);
-        hsim_test_random_mixed_jobs(&w, &x, 200, t);
+        int32_t cores = hsim_test_random_case(&x, t, &spec, &w, 200);
+        size_t nt = spec.n_types;
         hsim_outcome_t *out = calloc(w.n_jobs, sizeof *out);
         hsim_outcome_t *again = calloc(w.n_jobs, sizeof *again);
         for (int mode = HSIM_STOP_REQUEUE; mode <= HSIM_STOP_CHECKPOINT + 1; mode++) {

@@ -1,30 +1,34 @@
 /*
- * engine_run.h - internal to the engine (engine.c, engine_faults.c): the
- * state of one run, and the functions its two files share.  Not part of
- * hsim's API: the hsim__ prefix marks them.
+ * core_run.h - internal to the core (core.c, core_faults.c, core_stops.c,
+ * core_orders.c): its state, and the functions its files share.  Not part
+ * of hsim's API: the hsim__ prefix marks them.  Drivers use core.h.
  */
-#ifndef HSIM_ENGINE_RUN_H
-#define HSIM_ENGINE_RUN_H
+#ifndef HSIM_CORE_RUN_H
+#define HSIM_CORE_RUN_H
 
-#include "engine.h"
+#include "core.h"
 
 #include "failures.h"
 #include "heap.h"
+#include "idmap.h"
 #include "invariants.h"
 #include "planner.h"
 
 #include <gsl/gsl_rng.h>
 
-typedef struct run {
-    const hsim_workload_t *w;
-    size_t n_jobs;             /* w->n_jobs, beside what a decision reads */
+struct hsim_core {
     const hsim_run_config_t *cfg;
-    hsim_outcome_t *out;
+    hsim_driver_t drv;
     hsim_err_t *e;
+    size_t n_jobs;             /* jobs added: indices 0..n_jobs-1 */
+    size_t cap_jobs;           /* room in every per-job table */
+    const hsim_job_t **job;    /* the driver's jobs, by index */
 
     hsim_vjob_t *vjobs;        /* what policies see, by job index */
     uint8_t *state;            /* job_state below */
     int64_t *start_seq;        /* start order of running jobs */
+    hsim_time_t *start;        /* when each running job (last) started */
+    float *speed;              /* and the speed of its allocation */
 
     int32_t *waiting;          /* submission order; -1 = a hole */
     size_t n_waiting, cap_waiting; /* slots used (holes included), allocated */
@@ -41,9 +45,8 @@ typedef struct run {
     hsim_rheap_t ends;         /* running jobs by (est_end, start order) */
     int32_t running_procs;
 
-    hsim_heap_t heap;          /* terminations and prediction expiries */
     hsim_reserved_t reservations; /* reserved starts, one per job at most */
-    int64_t seq;               /* next event sequence number */
+    int64_t seq;               /* next reserved start's sequence number */
     int64_t starts;            /* next start order */
     hsim_time_t now;
     hsim_view_t view;
@@ -68,39 +71,32 @@ typedef struct run {
                                   planned end of each running job on its
                                   requested time, for its expiry */
     /* With a predictor that revises: the waiting jobs of each user, as
-       lists through the jobs (users numbered 0.. in id order), and the jobs
-       whose estimate the last revision changed. */
+       lists through the jobs (users numbered 0.. as they come), and the
+       jobs whose estimate the last revision changed. */
+    hsim_idmap_t users;        /* user id -> user number */
     int32_t *user_of;          /* each job's user number */
     int32_t *user_first;       /* each user's first waiting job, or -1 */
     int32_t *user_last;        /* and last (in submission order) */
+    size_t cap_users;          /* room in user_first[] and user_last[] */
     int32_t *wnext, *wprev;    /* the next and previous in its user's list */
     int32_t *revised;          /* the view's revised[] */
     int32_t *deferred;         /* reserved starts that could not be placed,
                                   retried after each termination */
     size_t n_deferred, cap_deferred;
-    uint32_t *model_map;       /* workload GPU model i -> cluster model bits */
+    uint32_t *model_map;       /* job GPU model i -> cluster model bits */
+    size_t n_models;           /* the jobs' GPU models */
     hsim_request_t *requests;  /* the view's requests[], by job index */
     hsim_planner_t *planner;   /* the view's planner */
     hsim_alloc_t *resv_alloc;  /* by job index: the nodes of a reservation
                                   made with reserve_on() (NULL until one) */
     hsim_time_t *resv_at;      /* by job index, beside it: the reserved
                                   start, -1 when none */
-    /* With dependencies (w->deps != NULL): */
-    int32_t *parents_left;     /* by job index: parents not ended yet */
-    hsim_time_t *ready_at;     /* by job index: the earliest submission its
-                                  ended parents allow */
-    size_t jobs_left;          /* jobs not ended yet */
     /* With failures (cfg->failures != NULL, on a cluster): */
     const hsim_failures_t *fail;
-    gsl_rng *fail_rng;         /* scratch of hsim_failures_draw() */
-    uint64_t *fail_k;          /* by node: draws made */
     hsim_time_t *down_since;   /* by node: when it went down, -1 when up */
     hsim_time_t *down_total;   /* by node: time down before down_since,
                                   from fail_origin on */
-    hsim_time_t fail_origin;   /* the first submission */
-    int64_t *end_seq;          /* by job: sequence of its live termination
-                                  event (older ones are stale), -1 none */
-    int64_t *expiry_seq;       /* by job: likewise for its expiry */
+    hsim_time_t fail_origin;   /* when the run began (the setup's origin) */
     hsim_time_t *done;         /* by job: reference work a checkpoint kept */
     hsim_time_t *cost;         /* by job: restart cost of its next (or
                                   current) attempt, reference time */
@@ -112,20 +108,26 @@ typedef struct run {
     size_t n_submitted;        /* jobs submitted so far (those that wait for
                                   parents come later than their turn) */
     /* Jobs that stop and come back (failures or preemption): */
-    int stops;                 /* end_seq, expiry_seq, done, cost and the
-                                  stats' starts and lost are allocated */
+    int stops;                 /* done, cost and the stats' starts and lost
+                                  are kept */
     hsim_alloc_t *susp;        /* by job: a suspended job's whole allocation,
                                   to take back at its resume (n 0: none);
                                   its memory stays held in allocs[] */
     int32_t *stopped;          /* the jobs stopped by decisions of this
                                   pass, to announce (the preemption pass)... */
     size_t n_stopped;          /* ...how many */
-    hsim_time_t wake_last;     /* the time of the last wake pushed, -1 */
+    hsim_time_t wake_last;     /* the time of the last wake asked, -1 */
     void *preempt_state;       /* the preemption pass's (preempt.h) */
+    /* Every per-job table, to grow them together (hsim__grow_jobs()). */
+    struct job_table {
+        void **p;              /* the table (NULL: not kept in this run) */
+        size_t size;           /* bytes per job */
+    } tables[40];
+    size_t n_tables;
 #ifdef HSIM_INVARIANTS
     void *inv_scratch;         /* hsim_invariants_check()'s, all 0 */
 #endif
-} run_t;
+};
 
 enum job_state {
     JOB_FUTURE = HSIM_JOB_FUTURE, /* as invariants.h names them */
@@ -134,51 +136,43 @@ enum job_state {
     JOB_DONE = HSIM_JOB_DONE
 };
 
-/* engine.c: the ledger, the view and the queue */
-void hsim__refresh_view(run_t *r);
-/* The orders' state and hooks (engine_orders.c, policy.h).  create: 0 or
+/* core.c: the ledger, the view and the queue */
+void hsim__refresh_view(hsim_core_t *c);
+int hsim__grow_jobs(hsim_core_t *c, size_t n);
+int hsim__keep_table(hsim_core_t *c, void *table, size_t size);
+int hsim__past_horizon(hsim_core_t *c, int32_t job, const char *what);
+void hsim__release_job(hsim_core_t *c, int32_t job);
+void hsim__count_use(hsim_core_t *c, int32_t job);
+int hsim__placed(hsim_core_t *c, int32_t job);
+int hsim__retry_deferred(hsim_core_t *c);
+void hsim__settle_ending(hsim_core_t *c);
+void hsim__leave_running(hsim_core_t *c, int32_t job);
+int hsim__enqueue_job(hsim_core_t *c, int32_t job);
+int hsim__announce_job(hsim_core_t *c, int32_t job);
+/* The orders' state and hooks (core_orders.c, policy.h).  create: 0 or
    an order's error.  destroy: with ok, the queue order's report() into
-   r->stats first (0, HSIM_ENOMEM or HSIM_EIO).  pass: before the
-   scheduler hears of an event; started, ended: after a job started or
-   ended.  Each returns 0 or an order's negative code. */
-int hsim__orders_create(run_t *r);
-int hsim__orders_destroy(run_t *r, int ok);
-int hsim__order_pass(run_t *r);
-int hsim__order_started(run_t *r, int32_t job);
-int hsim__order_ended(run_t *r, int32_t job, hsim_time_t start);
-int hsim__push_event(run_t *r, hsim_time_t t, int kind, int32_t job);
-hsim_time_t hsim__reference_run(const hsim_job_t *j);
-int hsim__past_horizon(run_t *r, int32_t job, const char *what);
-void hsim__release_job(run_t *r, int32_t job);
-void hsim__count_use(run_t *r, int32_t job);
-hsim_time_t hsim__work_left(const run_t *r, int32_t job, hsim_time_t t);
-int hsim__take_whole(run_t *r, int32_t job);
-int hsim__placed(run_t *r, int32_t job);
-int hsim__retry_deferred(run_t *r);
-void hsim__settle_ending(run_t *r);
-void hsim__leave_running(run_t *r, int32_t job);
-int hsim__enqueue_job(run_t *r, int32_t job);
-int hsim__announce_job(run_t *r, int32_t job);
-int hsim__submit_job(run_t *r, int32_t job);
+   c->stats first (0, HSIM_ENOMEM or HSIM_EIO).  grow: room for n jobs.
+   pass: before the scheduler hears of an event; started, ended: after a
+   job started or ended.  Each returns 0 or an order's negative code. */
+int hsim__orders_create(hsim_core_t *c);
+int hsim__orders_destroy(hsim_core_t *c, int ok);
+int hsim__orders_grow(hsim_core_t *c, size_t n);
+int hsim__order_pass(hsim_core_t *c);
+int hsim__order_started(hsim_core_t *c, int32_t job);
+int hsim__order_ended(hsim_core_t *c, int32_t job, hsim_time_t start);
 
-/* engine_preempt.c: jobs that stop and come back */
-int hsim__setup_stops(run_t *r);
-void hsim__close_stops(run_t *r);
-void hsim__stop_job(run_t *r, int32_t job, int mode, hsim_time_t next_cost);
-int hsim__resume_job(run_t *r, int32_t job);
-void hsim__drop_hold(run_t *r, int32_t job, int32_t node);
-int hsim__schedule_pass(run_t *r);
+/* core_stops.c: jobs that stop and come back */
+int hsim__setup_stops(hsim_core_t *c);
+void hsim__close_stops(hsim_core_t *c);
+void hsim__stop_job(hsim_core_t *c, int32_t job, int mode, hsim_time_t next_cost);
+int hsim__resume_job(hsim_core_t *c, int32_t job);
+void hsim__drop_hold(hsim_core_t *c, int32_t job, int32_t node);
+int hsim__schedule_pass(hsim_core_t *c);
 int hsim__decide_stop(void *ctx, int32_t job, int mode);
 int hsim__decide_wake(void *ctx, hsim_time_t at);
 
-/* engine_faults.c: node failures and dependencies */
-int hsim__fail_node(run_t *r, int32_t node);
-int hsim__repair_node(run_t *r, int32_t node);
-int hsim__setup_failures(run_t *r);
-void hsim__close_failures(run_t *r);
-int hsim__stale_event(const run_t *r, const hsim_event_t *ev);
-int hsim__setup_deps(run_t *r);
-int hsim__release_children(run_t *r, int32_t job);
-int hsim__submit_dependent(run_t *r, int32_t job);
+/* core_faults.c: node failures */
+int hsim__setup_failures(hsim_core_t *c);
+void hsim__close_failures(hsim_core_t *c);
 
 #endif
