@@ -141,23 +141,11 @@ static int write_run(const hsim_config_t *c, const char *dir, int32_t capacity, 
    earlier run's is not this one's). */
 static int copy_path(const char *src, const char *path, hsim_err_t *e)
 {
-    FILE *in = fopen(src, "rb");
-    if (!in) {
+    if (access(src, F_OK) != 0) {
         unlink(path);
         return 0;
     }
-    hsim_report_t r;
-    int rc = hsim_report_open(&r, path, NULL, e);
-    char buf[1 << 14];
-    size_t got;
-    while (rc == 0 && (got = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, got, r.f);
-    if (rc == 0 && ferror(in)) {
-        hsim_report_discard(&r);
-        rc = hsim_errf(e, HSIM_EIO, "%s: cannot read", src);
-    }
-    fclose(in);
-    return rc ? rc : hsim_report_close(&r, e);
+    return hsim_report_copy(src, path, e);
 }
 
 static int copy_ini(const hsim_config_t *c, const char *dir, hsim_err_t *e)

@@ -476,3 +476,22 @@ int hsim_report_table_flush(FILE *f)
 }
 
 int hsim_report_table_error(void) { return table_errno; }
+
+int hsim_report_copy(const char *src, const char *dst, hsim_err_t *e)
+{
+    FILE *in = fopen(src, "rb");
+    if (!in)
+        return hsim_errf(e, HSIM_EINPUT, "%s: cannot open: %s", src, strerror(errno));
+    hsim_report_t r;
+    int rc = hsim_report_open(&r, dst, NULL, e);
+    char buf[1 << 14];
+    size_t got;
+    while (rc == 0 && (got = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, got, r.f);
+    if (rc == 0 && ferror(in)) {
+        hsim_report_discard(&r);
+        rc = hsim_errf(e, HSIM_EINPUT, "%s: cannot read: %s", src, strerror(errno));
+    }
+    fclose(in);
+    return rc ? rc : hsim_report_close(&r, e);
+}

@@ -51,6 +51,10 @@ int hsim_report_close(hsim_report_t *r, hsim_err_t *e);
 /* Closes r (not open: nothing to do) and removes its .part: a file of a
    failed run, which must not replace a whole one of an earlier run. */
 void hsim_report_discard(hsim_report_t *r);
+/* Copies the file src to dst as a results file (.part, then renamed).
+   0, HSIM_EINPUT when src cannot be opened or read ("SRC: cannot open:
+   why"), HSIM_EIO when dst cannot be written. */
+int hsim_report_copy(const char *src, const char *dst, hsim_err_t *e);
 /* jobs.csv: job_id,submit,start,end,procs,wait,run,estimate,bsld,user,state;
    on a cluster of nodes (held and ranges, the run's hsim_run_stats_t's,
    not NULL) also cores,mem_mb,gpus,fpgas,nodes: what each job held, GPUs with

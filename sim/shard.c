@@ -335,24 +335,6 @@ static int complete(const mexp_t *x, hsim_err_t *e)
     return 0;
 }
 
-/* Copies the file src to dst (as a results file: .part, then renamed). */
-static int copy_file(const char *src, const char *dst, hsim_err_t *e)
-{
-    char *text;
-    size_t len;
-    int rc = hsim_read_file(src, &text, &len, e);
-    if (rc)
-        return rc;
-    hsim_report_t r;
-    rc = hsim_report_open(&r, dst, NULL, e);
-    if (rc == 0) {
-        fwrite(text, 1, len, r.f);
-        rc = hsim_report_close(&r, e);
-    }
-    hsim_free(text);
-    return rc;
-}
-
 /* Copies the folder src into dst, recursively: a policy's files. */
 static int copy_tree(const char *src, const char *dst, int depth, hsim_err_t *e)
 {
@@ -371,7 +353,7 @@ static int copy_tree(const char *src, const char *dst, int depth, hsim_err_t *e)
         if (stat(from, &st))
             continue;
         rc = S_ISDIR(st.st_mode) ? copy_tree(from, to, depth + 1, e)
-                                 : S_ISREG(st.st_mode) ? copy_file(from, to, e) : 0;
+                                 : S_ISREG(st.st_mode) ? hsim_report_copy(from, to, e) : 0;
     }
     closedir(d);
     return rc;
@@ -404,7 +386,7 @@ static int write_unit(const mexp_t *x, const char *top, size_t s, hsim_err_t *e)
         snprintf(src, sizeof src, "%s/%s", u->from, copied[i]);
         snprintf(dst, sizeof dst, "%s/%s", dir, copied[i]);
         if (stat(src, &st) == 0)
-            rc = copy_file(src, dst, e);
+            rc = hsim_report_copy(src, dst, e);
     }
     for (size_t k = 0; rc == 0 && k < x->n_policies; k++) {
         snprintf(src, sizeof src, "%s/%s", x->runs[s * x->n_policies + k].from, x->policies[k]);
