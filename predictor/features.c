@@ -26,7 +26,16 @@ typedef struct user_hist {
     struct {
         double run_s;
         hsim_time_t est;
-    } runs[HSIM_TYPICAL_SCAN];  /* a longer ring of runtimes and requests */
+    } runs[HSIM_TYPICAL_SCAN_LONG]; /* a longer ring of runtimes and requests */
+    double fit[2];              /* how well the short and the long typical
+                                   runtime agreed with the user's last jobs:
+                                   a decaying sum of min/max, 0..1/(1-decay) */
+    struct {
+        int64_t id;             /* a started job, -1 once scored */
+        float typical[2];       /* the short and the long window's answer
+                                   when it started, seconds */
+    } asked[HSIM_TYPICAL_ASKED]; /* a ring: the last jobs started */
+    size_t asked_head;          /* next slot of asked[] to write */
 } user_hist_t;
 
 struct hsim_history {
@@ -93,6 +102,8 @@ static user_hist_t *user_of(hsim_history_t *h, int32_t user)
     h->slots[i].used = 1;
     h->slots[i].user = user;
     h->slots[i].last_start = -1;
+    for (size_t k = 0; k < HSIM_TYPICAL_ASKED; k++)
+        h->slots[i].asked[k].id = -1;
     h->n++;
     return &h->slots[i];
 }
@@ -111,38 +122,6 @@ static void clock_of(const hsim_history_t *h, hsim_time_t submit, double *hour, 
     *weekday = (double)(((day + 4) % 7 + 7) % 7); /* 1970-01-01 was a Thursday: 0 = Sunday */
 }
 
-int hsim_history_started(hsim_history_t *h, const hsim_job_t *j)
-{
-    user_hist_t *u = user_of(h, j->user);
-    if (!u)
-        return HSIM_ENOMEM;
-    u->running++;
-    u->last_start = j->submit; /* hsim_history_features() reads it at a
-                                  submission: the replay's start comes
-                                  later, and is not known then */
-    return 0;
-}
-
-int hsim_history_finished(hsim_history_t *h, const hsim_job_t *j, hsim_time_t ran)
-{
-    user_hist_t *u = user_of(h, j->user);
-    if (!u)
-        return HSIM_ENOMEM;
-    if (u->running > 0)
-        u->running--;
-    past_t *p = &u->last[u->head];
-    p->run_s = (double)ran / HSIM_SECOND;
-    p->est_s = (double)j->estimate / HSIM_SECOND;
-    p->procs = j->procs;
-    clock_of(h, j->submit, &p->hour, &p->weekday);
-    u->head = (u->head + 1) % HSIM_HISTORY_K;
-    size_t r = (size_t)(u->finished % HSIM_TYPICAL_SCAN);
-    u->runs[r].run_s = p->run_s;
-    u->runs[r].est = j->estimate;
-    u->finished++;
-    return 0;
-}
-
 /* The k-th most recent finished job of u (k = 0 the last), or NULL. */
 static const past_t *recent(const user_hist_t *u, size_t k)
 {
@@ -159,19 +138,27 @@ static double agreement(double a, double b)
     return hi > 0 ? lo / hi : 1;
 }
 
-/* Feature 22's runtime, in seconds: the most typical of u's last runtimes
-   of jobs that asked for est (see features.h), or -1 without history.
-   Ties go to the more recent.  O(HSIM_TYPICAL_SCAN + HSIM_TYPICAL_K^2). */
-static double typical_runtime(const user_hist_t *u, hsim_time_t est)
+/* The windows of the typical runtime: the last k runtimes among the last
+   scan finished jobs. */
+static const struct {
+    size_t k, scan;
+} windows[2] = {{HSIM_TYPICAL_K, HSIM_TYPICAL_SCAN},
+                {HSIM_TYPICAL_K_LONG, HSIM_TYPICAL_SCAN_LONG}};
+
+/* The most typical of u's last runtimes of jobs that asked for est, in
+   seconds, over window 0 (short) or 1 (long) (see features.h), or -1
+   without history.  Ties go to the more recent.  O(scan + k^2). */
+static double typical_in(const user_hist_t *u, hsim_time_t est, int window)
 {
     if (!u || u->finished == 0)
         return -1;
-    double pick[HSIM_TYPICAL_K];
-    size_t n = 0;
-    int64_t scan = u->finished < HSIM_TYPICAL_SCAN ? u->finished : HSIM_TYPICAL_SCAN;
+    double pick[HSIM_TYPICAL_K_LONG];
+    size_t n = 0, want = windows[window].k;
+    int64_t seen = (int64_t)windows[window].scan;
+    int64_t scan = u->finished < seen ? u->finished : seen;
     for (int any = 0; any < 2 && n == 0; any++)
-        for (int64_t k = 0; k < scan && n < HSIM_TYPICAL_K; k++) {
-            size_t r = (size_t)((u->finished - 1 - k) % HSIM_TYPICAL_SCAN);
+        for (int64_t k = 0; k < scan && n < want; k++) {
+            size_t r = (size_t)((u->finished - 1 - k) % HSIM_TYPICAL_SCAN_LONG);
             if (any || u->runs[r].est == est)
                 pick[n++] = u->runs[r].run_s; /* most recent first */
         }
@@ -186,6 +173,73 @@ static double typical_runtime(const user_hist_t *u, hsim_time_t est)
         }
     }
     return best;
+}
+
+/* Feature 22's runtime in seconds, or -1 without history: the typical
+   runtime over the window that agreed better with the user's last jobs
+   (the short one on a tie).  A user whose jobs repeat over weeks gains
+   from the long window's steadier medoid, one whose runtimes drift from
+   the short one's; which is which shows only in their history. */
+static double typical_runtime(const user_hist_t *u, hsim_time_t est)
+{
+    return typical_in(u, est, u && u->fit[1] > u->fit[0]);
+}
+
+/* Scores both windows on job j of u, which ran run_s: what each answered
+   when it started (from the jobs finished then; scoring them at its end
+   instead would favour the short window, which by then holds the job's
+   own batch).  A job started more than HSIM_TYPICAL_ASKED starts ago is
+   not scored.  O(HSIM_TYPICAL_ASKED). */
+static void score_windows(user_hist_t *u, const hsim_job_t *j, double run_s)
+{
+    for (size_t k = 0; k < HSIM_TYPICAL_ASKED; k++) {
+        if (u->asked[k].id != j->id)
+            continue;
+        for (int w = 0; w < 2; w++) {
+            double t = u->asked[k].typical[w], est_s = (double)j->estimate / HSIM_SECOND;
+            t = t < 0 || t > est_s ? est_s : t; /* as feature 22 caps it */
+            u->fit[w] = HSIM_TYPICAL_DECAY * u->fit[w] + agreement(t, run_s);
+        }
+        u->asked[k].id = -1;
+        return;
+    }
+}
+
+int hsim_history_started(hsim_history_t *h, const hsim_job_t *j)
+{
+    user_hist_t *u = user_of(h, j->user);
+    if (!u)
+        return HSIM_ENOMEM;
+    u->running++;
+    u->last_start = j->submit; /* hsim_history_features() reads it at a
+                                  submission: the replay's start comes
+                                  later, and is not known then */
+    u->asked[u->asked_head].id = j->id;
+    for (int w = 0; w < 2; w++)
+        u->asked[u->asked_head].typical[w] = (float)typical_in(u, j->estimate, w);
+    u->asked_head = (u->asked_head + 1) % HSIM_TYPICAL_ASKED;
+    return 0;
+}
+
+int hsim_history_finished(hsim_history_t *h, const hsim_job_t *j, hsim_time_t ran)
+{
+    user_hist_t *u = user_of(h, j->user);
+    if (!u)
+        return HSIM_ENOMEM;
+    if (u->running > 0)
+        u->running--;
+    past_t *p = &u->last[u->head];
+    p->run_s = (double)ran / HSIM_SECOND;
+    p->est_s = (double)j->estimate / HSIM_SECOND;
+    p->procs = j->procs;
+    clock_of(h, j->submit, &p->hour, &p->weekday);
+    u->head = (u->head + 1) % HSIM_HISTORY_K;
+    score_windows(u, j, p->run_s);
+    size_t r = (size_t)(u->finished % HSIM_TYPICAL_SCAN_LONG);
+    u->runs[r].run_s = p->run_s;
+    u->runs[r].est = j->estimate;
+    u->finished++;
+    return 0;
 }
 
 void hsim_history_features(const hsim_history_t *h, const hsim_job_t *j, double *x)

@@ -7,7 +7,9 @@
  * the features of a job about to be predicted.  It sees a job's runtime
  * only when the job has finished, so features built from it cannot leak
  * the future.  Per user it keeps the last HSIM_HISTORY_K finished jobs
- * and the number running now.
+ * (and the runtimes and requests of the last HSIM_TYPICAL_SCAN_LONG), the
+ * number running now, and what each window of feature 22 answered for the
+ * last HSIM_TYPICAL_ASKED jobs that started, to score it when they end.
  *
  * Features (HSIM_FEATURES doubles, in this order; logs are natural logs
  * of 1 + x seconds or units):
@@ -29,7 +31,11 @@
  *     jobs that asked for the same time (among the last HSIM_TYPICAL_SCAN
  *     finished; the last HSIM_TYPICAL_K of any when none did), "most
  *     typical" being the one closest to the others by min/max ratio, the
- *     accuracy below; at most the request; the request when no history
+ *     accuracy below; or the same over a long window (HSIM_TYPICAL_K_LONG
+ *     among HSIM_TYPICAL_SCAN_LONG) when that one's answers, taken as the
+ *     user's jobs started, agreed better with how long they ran (by
+ *     min/max, weighed down by HSIM_TYPICAL_DECAY per job); at most the
+ *     request; the request when no history
  * Ids (3-8) are numbers, -1 when unknown: trees split on them, linear
  * models leave them out.  A user with no finished job has -1 in 11-15.
  *
@@ -51,6 +57,10 @@
 #define HSIM_HISTORY_K 8
 #define HSIM_TYPICAL_K 8
 #define HSIM_TYPICAL_SCAN 32
+#define HSIM_TYPICAL_K_LONG 32
+#define HSIM_TYPICAL_SCAN_LONG 128
+#define HSIM_TYPICAL_DECAY 0.9 /* of a window's score per finished job */
+#define HSIM_TYPICAL_ASKED 64  /* started jobs whose answers are kept to score */
 #define HSIM_SEQ_STEPS 6
 #define HSIM_SEQ_IN 8
 

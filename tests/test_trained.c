@@ -131,6 +131,34 @@ static void test_typical_runtime(void)
     hsim_history_free(h);
 }
 
+/* Feature 22 follows the window whose answers agreed better with the
+   user's jobs as they started: 24 runs of 50 s then 8 of 10 s (asked
+   100 s) make the short window answer 10 s and the long one 50 s; jobs
+   that started then and ran 50 s turn it to the long window. */
+static void test_typical_window(void)
+{
+    hsim_history_t *h;
+    CU_ASSERT_EQUAL_FATAL(hsim_history_create(0, 0, &h), 0);
+    double x[HSIM_FEATURES];
+    for (int i = 0; i < 32; i++) {
+        hsim_job_t p = job_of(1 + i, 3, 0, 100, 1);
+        CU_ASSERT_EQUAL(hsim_history_finished(h, &p, (i < 24 ? 50 : 10) * S), 0);
+    }
+    hsim_job_t asked = job_of(100, 3, 0, 100, 1);
+    hsim_history_features(h, &asked, x);
+    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(10), 1e-12); /* no score yet: the short */
+    /* asked 200 s, which none did: the short window answers 10 s (the last
+       8 of any), the long 50 s; they ran 50 s */
+    for (int i = 0; i < 3; i++) {
+        hsim_job_t p = job_of(40 + i, 3, 0, 200, 1);
+        CU_ASSERT_EQUAL(hsim_history_started(h, &p), 0);
+        CU_ASSERT_EQUAL(hsim_history_finished(h, &p, 50 * S), 0);
+    }
+    hsim_history_features(h, &asked, x);
+    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(50), 1e-12);
+    hsim_history_free(h);
+}
+
 /* ---- gradient-boosted trees ---- */
 
 #define N 3000
@@ -412,6 +440,7 @@ void hsim_test_register(void)
     CU_pSuite s = hsim_test_suite("trained");
     HSIM_TEST(s, test_features_by_hand);
     HSIM_TEST(s, test_typical_runtime);
+    HSIM_TEST(s, test_typical_window);
     HSIM_TEST(s, test_gbdt_learns);
     HSIM_TEST(s, test_gbdt_bad_files);
     HSIM_TEST(s, test_regression);
