@@ -21,6 +21,7 @@ typedef struct options {
     const char *trace, *format, *model, *out, *clean;
     double fraction;              /* --until or --from */
     double under_weight;
+    size_t retrain;               /* predict-eval: --retrain, 0 none */
     int have_fraction;
 } options_t;
 
@@ -107,6 +108,20 @@ static int parse_fraction(const char *v, const char *opt, double *out)
     return 0;
 }
 
+/* --retrain N: completions between two trainings, 1..HSIM_TRAIN_WINDOW. */
+static int parse_retrain(const char *v, size_t *out)
+{
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || x < 1 || x > HSIM_TRAIN_WINDOW) {
+        fprintf(stderr, "hsim: --retrain: expected a number of completions in 1..%d, found "
+                        "'%s'\n", HSIM_TRAIN_WINDOW, v);
+        return -1;
+    }
+    *out = (size_t)x;
+    return 0;
+}
+
 /* Reads the options of train (until = 1) or predict-eval.  0, or 2 after
    a message. */
 static int parse(int argc, char **argv, int until, options_t *o)
@@ -116,7 +131,7 @@ static int parse(int argc, char **argv, int until, options_t *o)
         {"model", required_argument, NULL, 'm'}, {"until", required_argument, NULL, 'u'},
         {"from", required_argument, NULL, 'r'},  {"out", required_argument, NULL, 'o'},
         {"clean", required_argument, NULL, 'c'}, {"under-weight", required_argument, NULL, 'w'},
-        {NULL, 0, NULL, 0},
+        {"retrain", required_argument, NULL, 'n'}, {NULL, 0, NULL, 0},
     };
     *o = (options_t){.under_weight = 1};
     optind = 1;
@@ -148,6 +163,15 @@ static int parse(int argc, char **argv, int until, options_t *o)
                 return 2;
             }
             break;
+        case 'n':
+            if (until) {
+                fprintf(stderr, "hsim train: --retrain is not one of its options (it is "
+                                "predict-eval's)\n");
+                return 2;
+            }
+            if (parse_retrain(optarg, &o->retrain))
+                return 2;
+            break;
         default:
             fprintf(stderr, "hsim %s: unknown option or missing value '%s'\n", argv[1],
                     argv[optind]);
@@ -163,7 +187,8 @@ static int parse(int argc, char **argv, int until, options_t *o)
                                 "--until FRACTION --out FILE [--format F] [--clean C] "
                                 "[--under-weight W]\n"
                               : "usage: hsim predict-eval --trace T --from FRACTION "
-                                "[--out FILE.csv] [--format F] [--clean C]\n");
+                                "[--out FILE.csv] [--format F] [--clean C] [--under-weight W] "
+                                "[--retrain N]\n");
         return 2;
     }
     return 0;
@@ -284,12 +309,17 @@ static int eval_submitted(void *ctx, size_t i)
 }
 
 /* Runs predictor p over w's jobs in time order (no scheduler: each job
-   runs from its submission), scoring its answers for jobs [from, n). */
-static int evaluate(const hsim_predictor_t *p, const char *model, const hsim_workload_t *w,
-                    size_t from, score_t *sc, hsim_err_t *e)
+   runs from its submission), scoring its answers for jobs [from, n).
+   With o->retrain, a trained predictor also trains anew every that many
+   completions, as estimate.retrain does in a replay: learn() hears of a
+   job at its end (submit + runtime), before any job submitted then or
+   later is asked about, so it learns from finished jobs only. */
+static int evaluate(const hsim_predictor_t *p, const char *model, const options_t *o,
+                    const hsim_workload_t *w, size_t from, score_t *sc, hsim_err_t *e)
 {
     hsim_predictor_ctx_t ctx = {.n_jobs = w->n_jobs, .unix_start = w->header.unix_start_time,
-                                .time_zone = w->header.time_zone, .model = model, .e = e};
+                                .time_zone = w->header.time_zone, .model = model,
+                                .retrain = o->retrain, .under_weight = o->under_weight, .e = e};
     eval_walk_t ew = {.p = p, .w = w, .from = from, .sc = sc};
     int rc = p->create(&ctx, &ew.state);
     if (rc)
@@ -355,7 +385,7 @@ int hsim_predict_eval_main(int argc, char **argv)
         }
         score_t sc = {0};
         if (rc == 0)
-            rc = evaluate(p, path, &w, from, &sc, &e);
+            rc = evaluate(p, path, &o, &w, from, &sc, &e);
         if (rc == 0) {
             qsort(sc.errs, sc.n, sizeof *sc.errs, by_double);
             double median = sc.n % 2 ? sc.errs[sc.n / 2]

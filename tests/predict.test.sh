@@ -57,6 +57,17 @@ check "predict-eval: gbdt is more accurate than the users' requests" \
 check "predict-eval: the table names them too" grep -qE '^gbdt +0\.[0-9]{3} ' out.txt
 run predict-eval --trace "$kth"
 check "predict-eval without --from: its usage" test $rc -eq 2 && has_err "usage: hsim predict-eval"
+# --retrain: the trained models also train anew on the jobs finished so far
+run predict-eval --trace "$kth" --from 0.5 --retrain 10000 --out retrain.csv
+check "predict-eval --retrain 10000: exits 0" test $rc -eq 0
+check "predict-eval --retrain 10000: every predictor but the oracle" \
+  test "$(cut -d, -f1 retrain.csv | tail -n +2 | tr '\n' ' ')" == "$(cut -d, -f1 eval.csv | tail -n +2 | tr '\n' ' ')"
+run predict-eval --trace "$kth" --from 0.5 --retrain 0
+check "predict-eval --retrain 0: exit 2" test $rc -eq 2
+check "predict-eval --retrain 0: says so" has_err "--retrain: expected a number of completions in 1..20000, found '0'"
+run train --trace "$kth" --model gbdt --until 0.5 --out x --retrain 100
+check "train --retrain: exit 2" test $rc -eq 2 -a ! -e x
+check "train --retrain: says whose option it is" has_err "--retrain is not one of its options"
 fi
 
 if in_part replay; then
