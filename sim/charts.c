@@ -118,7 +118,7 @@ int hsim_pdata_fill(hsim_pdata_t *p, const hsim_rjobs_t *r)
     size_t n = 0;
     for (size_t i = 0; rc == 0 && i < r->n; i++) {
         const hsim_rjob_t *j = &r->j[i];
-        if (j->start < 0)
+        if (j->attempt || j->start < 0) /* a job counts once, by its last run */
             continue;
         wait[n] = j->start - j->submit;
         bsld[n] = j->bsld;

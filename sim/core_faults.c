@@ -76,10 +76,10 @@ int hsim_core_fail_node(hsim_core_t *c, int32_t node)
         }
         start[k] = c->start[job];
         est[k] = c->vjobs[job].estimate;
-        hsim__stop_job(c, job,
-                       c->fail->on_failure == HSIM_ON_FAILURE_CHECKPOINT ? HSIM_STOP_CHECKPOINT
-                                                                          : HSIM_STOP_REQUEUE,
-                       c->fail->restart_cost);
+        int mode = c->fail->on_failure == HSIM_ON_FAILURE_CHECKPOINT ? HSIM_STOP_CHECKPOINT
+                                                                      : HSIM_STOP_REQUEUE;
+        if ((rc = hsim__stop_job(c, job, mode, c->fail->restart_cost)))
+            return rc;
     }
     for (size_t w = 0; c->susp && w < c->n_waiting; w++)
         if (c->waiting[w] >= 0) /* suspended jobs with a part there */

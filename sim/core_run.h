@@ -164,7 +164,8 @@ int hsim__order_ended(hsim_core_t *c, int32_t job, hsim_time_t start);
 /* core_stops.c: jobs that stop and come back */
 int hsim__setup_stops(hsim_core_t *c);
 void hsim__close_stops(hsim_core_t *c);
-void hsim__stop_job(hsim_core_t *c, int32_t job, int mode, hsim_time_t next_cost);
+/* 0 or HSIM_ENOMEM (its attempt could not be recorded). */
+int hsim__stop_job(hsim_core_t *c, int32_t job, int mode, hsim_time_t next_cost);
 int hsim__resume_job(hsim_core_t *c, int32_t job);
 void hsim__drop_hold(hsim_core_t *c, int32_t job, int32_t node);
 int hsim__schedule_pass(hsim_core_t *c);

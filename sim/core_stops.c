@@ -146,8 +146,14 @@ void hsim__drop_hold(hsim_core_t *c, int32_t job, int32_t node)
    next_cost more; it leaves the running set and the ledger (a suspended
    job's memory stays), its pending events go stale.  Its state is then
    JOB_FUTURE, until it is enqueued again. */
-void hsim__stop_job(hsim_core_t *c, int32_t job, int mode, hsim_time_t next_cost)
+int hsim__stop_job(hsim_core_t *c, int32_t job, int mode, hsim_time_t next_cost)
 {
+    hsim_run_stats_t *st = &c->stats;
+    if (hsim_grow(&st->attempts, &st->cap_attempts, st->n_attempts + 1, sizeof *st->attempts))
+        return HSIM_ENOMEM;
+    st->attempts[st->n_attempts++] = (hsim_attempt_t){
+        .job = job, .start = c->start[job], .end = c->now,
+        .ranges = c->has_cluster ? st->held[job].ranges : -1};
     hsim_time_t elapsed = c->now - c->start[job], kept = 0;
     double speed = c->speed[job];
     if (mode != HSIM_STOP_REQUEUE) {
@@ -181,6 +187,7 @@ void hsim__stop_job(hsim_core_t *c, int32_t job, int mode, hsim_time_t next_cost
     }
     c->drv.stopped(c->drv.arg, job);
     c->state[job] = JOB_FUTURE; /* until enqueued again */
+    return 0;
 }
 
 /* hsim_decide_t's stop(): the job is back in waiting[] at once. */
@@ -194,10 +201,12 @@ int hsim__decide_stop(void *ctx, int32_t job, int mode)
         return hsim_errf(c->e, HSIM_EINPUT, "policy error: stop of job %lld in mode %d",
                          (long long)c->job[job]->id, mode);
     hsim_time_t start = c->start[job];
-    hsim__stop_job(c, job, mode, mode == HSIM_STOP_REQUEUE ? 0 : c->cfg->switch_cost);
+    int rc = hsim__stop_job(c, job, mode, mode == HSIM_STOP_REQUEUE ? 0 : c->cfg->switch_cost);
+    if (rc)
+        return rc;
     c->stats.preemptions++;
     c->stopped[c->n_stopped++] = job;
-    int rc = hsim__enqueue_job(c, job);
+    rc = hsim__enqueue_job(c, job);
     hsim__refresh_view(c);
     /* its order's usage (fair share) stops with it, as at an end */
     return rc ? rc : hsim__order_ended(c, job, start);

@@ -460,6 +460,7 @@ void hsim_run_stats_free(hsim_run_stats_t *st)
     hsim_free(st->starts);
     hsim_free(st->lost);
     hsim_free(st->ran);
+    hsim_free(st->attempts);
     hsim_free(st->order_report);
     memset(st, 0, sizeof *st);
 }

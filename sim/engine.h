@@ -109,6 +109,15 @@ typedef struct hsim_run_config {
                                             table grows as jobs come) */
 } hsim_run_config_t;
 
+/* An attempt of a job that a stop cut short (its last run is in its
+   outcome). */
+typedef struct hsim_attempt {
+    int32_t job;           /* job index */
+    hsim_time_t start, end;/* when it ran */
+    int64_t ranges;        /* its nodes, at this offset of the stats'
+                              ranges; -1 on a pool */
+} hsim_attempt_t;
+
 typedef struct hsim_run_stats {
     uint64_t events;       /* events handled */
     uint64_t passes;       /* scheduling passes */
@@ -143,6 +152,10 @@ typedef struct hsim_run_stats {
     hsim_time_t *ran;      /* [jobs] time each job ran, all its attempts
                               (suspensions excluded); caller frees */
     uint64_t preemptions;  /* jobs a policy stopped, counted per stop */
+    /* With failures or preemption: every attempt a stop cut short, in the
+       order of the stops; caller frees. */
+    hsim_attempt_t *attempts;
+    size_t n_attempts, cap_attempts;
     /* With a queue order that reports (hsim_order_t's report()): */
     char *order_report;    /* what it wrote, NUL-terminated; caller frees
                               (hsim_free); NULL for none */

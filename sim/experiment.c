@@ -309,6 +309,12 @@ static int write_policy_files(const experiment_t *x, const char *top, const repl
         rc = hsim_report_jobs_stops(path, &x->w, r->out, x->has_cluster ? r->st.held : NULL,
                                     r->st.ranges, r->st.starts, r->st.lost, r->st.ran, e);
     }
+    if (rc == 0 && r->st.starts) { /* failures or preemption */
+        snprintf(path, sizeof path, "%s/attempts.csv", dir);
+        rc = hsim_report_attempts(path, &x->w, r->st.attempts, r->st.n_attempts,
+                                  x->has_cluster ? (r->st.ranges ? r->st.ranges : "") : NULL,
+                                  e);
+    }
     if (rc == 0 && x->has_cluster) {
         snprintf(path, sizeof path, "%s/nodes.csv", dir);
         rc = write_nodes(x, path, &r->st, e);

@@ -247,6 +247,9 @@ static int one_policy(hsim_charts_t *ch, const char *policy, hsim_pdata_t *p, hs
     snprintf(path, sizeof path, "%s/%s/jobs.csv", ch->dir, policy);
     hsim_rjobs_t r;
     int rc = hsim_rjobs_read(path, &r, e);
+    snprintf(path, sizeof path, "%s/%s/attempts.csv", ch->dir, policy);
+    if (rc == 0 && access(path, F_OK) == 0) /* runs that stops cut short */
+        rc = hsim_rjobs_read_attempts(path, &r, e);
     if (rc == 0)
         rc = hsim_timeseries_build(&r, ch->m, HSIM_PLOT_MAX_BINS, &p->ts);
     if (rc == 0) {

@@ -477,6 +477,30 @@ int hsim_report_table_flush(FILE *f)
 
 int hsim_report_table_error(void) { return table_errno; }
 
+int hsim_report_attempts(const char *path, const hsim_workload_t *w,
+                         const hsim_attempt_t *a, size_t n, const char *ranges, hsim_err_t *e)
+{
+    hsim_report_t r;
+    if (hsim_report_open(&r, path, ranges ? "job_id,start,end,nodes\n" : "job_id,start,end\n",
+                         e))
+        return HSIM_EIO;
+    char row[128];
+    for (size_t i = 0; i < n; i++) {
+        char *p = put_int(row, w->jobs[a[i].job].id);
+        *p++ = ',';
+        p = put_time(p, a[i].start);
+        *p++ = ',';
+        p = put_time(p, a[i].end);
+        fwrite(row, 1, (size_t)(p - row), r.f);
+        if (ranges && a[i].ranges >= 0)
+            fprintf(r.f, ",%s", ranges + a[i].ranges);
+        else if (ranges)
+            fputc(',', r.f);
+        fputc('\n', r.f);
+    }
+    return hsim_report_close(&r, e);
+}
+
 int hsim_report_copy(const char *src, const char *dst, hsim_err_t *e)
 {
     FILE *in = fopen(src, "rb");

@@ -51,6 +51,13 @@ int hsim_report_close(hsim_report_t *r, hsim_err_t *e);
 /* Closes r (not open: nothing to do) and removes its .part: a file of a
    failed run, which must not replace a whole one of an earlier run. */
 void hsim_report_discard(hsim_report_t *r);
+/* <policy>/attempts.csv, with failures or preemption: job_id,start,end
+   (seconds) of each attempt a stop cut short, in the order of the stops;
+   on a cluster (ranges, the run's hsim_run_stats_t's, not NULL) a fourth
+   column, nodes: where it ran, as jobs.csv's.  A job's last run is its
+   row of jobs.csv.  0 or HSIM_EIO. */
+int hsim_report_attempts(const char *path, const hsim_workload_t *w,
+                         const hsim_attempt_t *a, size_t n, const char *ranges, hsim_err_t *e);
 /* Copies the file src to dst as a results file (.part, then renamed).
    0, HSIM_EINPUT when src cannot be opened or read ("SRC: cannot open:
    why"), HSIM_EIO when dst cannot be written. */

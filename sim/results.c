@@ -178,7 +178,7 @@ static int need(const hsim_csv_t *c, const char *name, int required, int *k, hsi
 }
 
 enum { J_SUBMIT, J_START, J_END, J_BSLD, J_PROCS, J_USER, J_CORES, J_MEM, J_GPUS, J_FPGAS,
-       J_NODES, J_COLS };
+       J_ID, J_NODES, J_COLS };
 
 static int job_row(hsim_csv_t *c, const int *col, int cluster, hsim_rjob_t *j,
                    hsim_err_t *e)
@@ -198,6 +198,8 @@ static int job_row(hsim_csv_t *c, const int *col, int cluster, hsim_rjob_t *j,
     j->end = v[J_END];
     j->bsld = v[J_BSLD];
     j->user = isnan(v[J_USER]) ? -1 : (int64_t)v[J_USER];
+    j->id = isnan(v[J_ID]) ? -1 : (int64_t)v[J_ID];
+    j->attempt = 0;
     static const int from[HSIM_RES_KINDS] = {J_CORES, J_MEM, J_GPUS, J_FPGAS};
     for (int r = 0; r < HSIM_RES_KINDS; r++) {
         double x = cluster ? v[from[r]] : r == HSIM_RES_CORES ? v[J_PROCS] : 0;
@@ -214,14 +216,13 @@ int hsim_rjobs_read(const char *path, hsim_rjobs_t *out, hsim_err_t *e)
     int rc = hsim_csv_open(&c, path, e);
     static const char *const names[J_COLS] = {"submit", "start", "end", "bsld", "procs",
                                               "user", "cores", "mem_mb", "gpus", "fpgas",
-                                              "nodes"};
+                                              "job_id", "nodes"};
     int col[J_COLS];
     for (int k = 0; k < J_COLS && rc == 0; k++)
         rc = need(&c, names[k], k <= J_PROCS, &col[k], e);
     int cluster = rc == 0 && col[J_CORES] >= 0 && col[J_NODES] >= 0;
-    size_t cap = 0;
     while (rc == 0 && hsim_csv_next(&c)) {
-        if ((rc = hsim_grow(&out->j, &cap, out->n + 1, sizeof *out->j)))
+        if ((rc = hsim_grow(&out->j, &out->cap, out->n + 1, sizeof *out->j)))
             break;
         if ((rc = job_row(&c, col, cluster, &out->j[out->n], e)) == 0)
             out->n++;
@@ -232,10 +233,72 @@ int hsim_rjobs_read(const char *path, hsim_rjobs_t *out, hsim_err_t *e)
     return rc;
 }
 
+typedef struct id_row {
+    int64_t id;
+    size_t row;
+} id_row_t;
+
+static int by_id(const void *a, const void *b)
+{
+    const id_row_t *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* One row of attempts.csv appended to r: a copy of its job's entry
+   (rows[0..n), sorted by id) with this run's times and nodes. */
+static int attempt_row(hsim_csv_t *c, const int *col, const id_row_t *rows, size_t n,
+                       hsim_rjobs_t *r, hsim_err_t *e)
+{
+    double v[3];
+    for (int k = 0; k < 3; k++)
+        if (hsim_csv_number(c, col[k], &v[k], e))
+            return HSIM_EINPUT;
+    id_row_t key = {(int64_t)v[0], 0};
+    const id_row_t *at = n ? bsearch(&key, rows, n, sizeof *rows, by_id) : NULL;
+    if (!at)
+        return hsim_errf(e, HSIM_EINPUT, "%s:%lld: job %lld is not in jobs.csv", c->path,
+                         (long long)c->line, (long long)key.id);
+    if (hsim_grow(&r->j, &r->cap, r->n + 1, sizeof *r->j))
+        return HSIM_ENOMEM;
+    hsim_rjob_t *j = &r->j[r->n++];
+    *j = r->j[at->row];
+    j->start = v[1];
+    j->end = v[2];
+    j->attempt = 1;
+    if (col[3] >= 0)
+        j->nodes = hsim_csv_field(c, col[3]);
+    return 0;
+}
+
+int hsim_rjobs_read_attempts(const char *path, hsim_rjobs_t *r, hsim_err_t *e)
+{
+    size_t n = r->n;
+    id_row_t *rows = hsim_malloc((n ? n : 1) * sizeof *rows);
+    if (!rows)
+        return HSIM_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        rows[i] = (id_row_t){r->j[i].id, i};
+    qsort(rows, n, sizeof *rows, by_id); /* (job ids are unique) */
+    hsim_csv_t c;
+    int rc = hsim_csv_open(&c, path, e);
+    static const char *const names[4] = {"job_id", "start", "end", "nodes"};
+    int col[4];
+    for (int k = 0; k < 4 && rc == 0; k++)
+        rc = need(&c, names[k], k < 3, &col[k], e);
+    while (rc == 0 && hsim_csv_next(&c))
+        rc = attempt_row(&c, col, rows, n, r, e);
+    hsim_free(rows);
+    r->attempts_text = c.text; /* the node lists point into it */
+    c.text = NULL;
+    hsim_csv_close(&c);
+    return rc;
+}
+
 void hsim_rjobs_free(hsim_rjobs_t *r)
 {
     hsim_free(r->j);
     hsim_free(r->text);
+    hsim_free(r->attempts_text);
     memset(r, 0, sizeof *r);
 }
 

@@ -57,18 +57,31 @@ typedef struct hsim_rjob {
                                       MB, GPUs (shares in fractions), FPGAs */
     int64_t user;                  /* -1: none given */
     const char *nodes;             /* node ranges, "0-3;7"; "" on a pool */
+    int64_t id;                    /* job_id, -1 when the file has none */
+    int attempt;                   /* 1: an earlier run of a job that a stop
+                                      cut short (attempts.csv), its start,
+                                      end and nodes that run's; the job's
+                                      last run is its own entry */
 } hsim_rjob_t;
 
 typedef struct hsim_rjobs {
-    hsim_rjob_t *j;                /* [n], in the file's order */
+    hsim_rjob_t *j;                /* [n]: jobs.csv's rows in its order, then
+                                      the attempts */
     size_t n;
+    size_t cap;
     char *text;                    /* the file, which nodes point into */
+    char *attempts_text;           /* attempts.csv, likewise */
 } hsim_rjobs_t;
 
 /* Reads a jobs.csv.  0, HSIM_EINPUT (e names the file and line), or
    HSIM_ENOMEM; free with hsim_rjobs_free() in every case. */
 int hsim_rjobs_read(const char *path, hsim_rjobs_t *out, hsim_err_t *e);
 void hsim_rjobs_free(hsim_rjobs_t *r);
+/* Appends to r (jobs.csv's) the attempts of an attempts.csv, each a copy
+   of its job's entry (found by job_id) with that run's start, end and
+   nodes, marked attempt.  0, HSIM_EINPUT (e names the file and line: a
+   malformed row, a job not in r), or HSIM_ENOMEM. */
+int hsim_rjobs_read_attempts(const char *path, hsim_rjobs_t *r, hsim_err_t *e);
 
 /* Calls fn(ctx, lo, hi) for each range lo..hi (inclusive) of a node list
    "0-3;7"; stops at the first malformed one. */

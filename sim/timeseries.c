@@ -164,7 +164,11 @@ int hsim_timeseries_build(const hsim_rjobs_t *r, const hsim_rcluster_t *m, size_
     for (size_t i = 0; i < r->n; i++) {
         const hsim_rjob_t *j = &r->j[i];
         int ran = j->start >= 0;
-        bins_add(&b[HSIM_TS_QUEUE], j->submit, ran ? j->start : end, 1);
+        if (j->attempt) /* its job waited from submit to its last start,
+                           but for its earlier runs */
+            bins_add(&b[HSIM_TS_QUEUE], j->start, j->end, -1);
+        else
+            bins_add(&b[HSIM_TS_QUEUE], j->submit, ran ? j->start : end, 1);
         if (!ran)
             continue;
         bins_add(&b[HSIM_TS_RUNNING], j->start, j->end, 1);

@@ -50,6 +50,8 @@ check "requeue: job 3 at 100" grep -q '^3,60,100,101,.*,1,0$' out/f/requeue/jobs
 check "checkpoint: job 1 again at 80 until 140, nothing lost" \
   grep -q '^1,0,80,140,1,80,60,100,.*,2,0$' out/f/ckpt/jobs.csv
 check "jobs.csv: starts,lost_s last" grep -q ',nodes,starts,lost_s$' out/f/requeue/jobs.csv
+check "requeue: attempts.csv, job 1's first run on node 0 until the failure at 50" \
+  cmp <(printf 'job_id,start,end,nodes\n1,0,50,0\n') out/f/requeue/attempts.csv
 check "jobs.csv: none without failures" grep -q ',nodes$' <(head -1 out/f/plain/jobs.csv)
 check "summary: the failure columns last" \
   grep -q ',expiries,failures,jobs_hit,work_lost_core_h,availability$' out/f/summary.csv

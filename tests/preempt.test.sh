@@ -57,6 +57,9 @@ check "grace: job 1 not stopped" grep -q '^2,100,1000,1010,' out/p/late/jobs.csv
 check "jobs.csv: starts,lost_s,ran_s last" grep -q ',state,starts,lost_s,ran_s$' \
   out/p/suspend/jobs.csv
 check "jobs.csv: none without preemption" grep -q ',state$' <(head -1 out/p/plain/jobs.csv)
+check "suspend: attempts.csv, job 1's first run" \
+  cmp <(printf 'job_id,start,end\n1,0,100\n') out/p/suspend/attempts.csv
+check "attempts.csv: none without preemption" test ! -e out/p/plain/attempts.csv
 
 # the plain policy alone: the same jobs.csv
 printf '[experiment]\nname = plain\noutput = out\n[workload]\npath = t.swf\n' > plain.ini
@@ -86,6 +89,16 @@ check "rr: runs" test $rc -eq 0
 check "rr: job 3 within the first round" grep -q '^3,0,200,250,' out/r/rr/jobs.csv
 check "rr: job 1 last at 450-550, three turns" grep -q '^1,0,450,550,.*,3,0,300$' out/r/rr/jobs.csv
 check "rr: job 2 last at 550-650" grep -q '^2,0,550,650,.*,3,0,300$' out/r/rr/jobs.csv
+check "rr: attempts.csv holds the turns cut short, in order" \
+  cmp <(printf 'job_id,start,end\n1,0,100\n2,100,200\n1,250,350\n2,350,450\n') \
+  out/r/rr/attempts.csv
+# the time series counts a job running in each of its turns, waiting
+# between them: one runs throughout, two wait until job 3 ends at 250
+check "rr: timeseries, one running, two waiting, at 0, 120 and 240 s" \
+  test "$(grep -E '^(0|120|240),' out/r/rr/timeseries.csv | cut -d, -f3,4 | sort -u)" = "2.000,1.000"
+check "rr: timeseries, one waiting at 300 and 500 s, none at 600" \
+  test "$(grep -E '^(300|500|600),' out/r/rr/timeseries.csv | cut -d, -f3,4 | tr '\n' ' ')" = \
+  "1.000,1.000 1.000,1.000 0.000,1.000 "
 
 # rr with a quantum longer than every job is FCFS, job for job, on KTH-SP2
 kth=$shared/traces/swf/KTH-SP2-1996-2.1-cln.swf.gz

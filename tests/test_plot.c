@@ -96,14 +96,61 @@ static void test_csv_quotes(void)
     free(dir);
 }
 
+/* attempts.csv: each row joins its job (by job_id) as an earlier run; the
+   time series counts it running then, not waiting; a row of a job that
+   jobs.csv has not is refused at its line. */
+static void test_attempts(void)
+{
+    char *dir = hsim_test_tmpdir("plotattempts");
+    char jobs[600], att[600];
+    snprintf(jobs, sizeof jobs, "%s/jobs.csv", dir);
+    snprintf(att, sizeof att, "%s/attempts.csv", dir);
+    /* one processor: job 7 runs [0, 10), is stopped, runs again [20, 30);
+       job 8, submitted at 0, runs [10, 20) */
+    hsim_test_write_file(jobs, "job_id,submit,start,end,procs,bsld,user\n"
+                               "7,0,20,30,1,3,1\n8,0,10,20,1,2,1\n");
+    hsim_test_write_file(att, "job_id,start,end\n7,0,10\n");
+    hsim_rjobs_t r;
+    hsim_err_t e;
+    CU_ASSERT_EQUAL_FATAL(hsim_rjobs_read(jobs, &r, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(hsim_rjobs_read_attempts(att, &r, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    CU_ASSERT(r.j[2].attempt && !r.j[0].attempt);
+    CU_ASSERT_EQUAL(r.j[2].id, 7);
+    CU_ASSERT_DOUBLE_EQUAL(r.j[2].end, 10, 0);
+    hsim_rcluster_t m;
+    hsim_rcluster_pool(&m, 1);
+    hsim_timeseries_t ts;
+    CU_ASSERT_EQUAL_FATAL(hsim_timeseries_build(&r, &m, 2000, &ts), 0);
+    const double *q = ts.v, *run = ts.v + ts.n, *u = ts.v + 2 * ts.n;
+    for (size_t k = 0; k < 30 && k < ts.n; k++) { /* always one running */
+        CU_ASSERT_DOUBLE_EQUAL(run[k], 1, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(u[k], 1, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(q[k], k < 20 ? 1 : 0, 1e-12); /* the other waits */
+    }
+    hsim_timeseries_free(&ts);
+    hsim_pdata_t p;
+    memset(&p, 0, sizeof p);
+    CU_ASSERT_EQUAL(hsim_pdata_fill(&p, &r), 0);
+    CU_ASSERT_EQUAL(p.n_cdf, 2); /* two jobs, not three runs */
+    hsim_pdata_free(&p);
+    hsim_rjobs_free(&r);
+    hsim_test_write_file(att, "job_id,start,end\n7,0,10\n9,1,2\n");
+    CU_ASSERT_EQUAL_FATAL(hsim_rjobs_read(jobs, &r, &e), 0);
+    CU_ASSERT_EQUAL(hsim_rjobs_read_attempts(att, &r, &e), HSIM_EINPUT);
+    CU_ASSERT(hsim_test_message_ok(e.msg, att, ":3: job 9 is not in jobs.csv", NULL, NULL));
+    hsim_rjobs_free(&r);
+    free(dir);
+}
+
 /* ---- time series ---- */
 
 static void test_timeseries_by_hand(void)
 {
     /* a pool of 4: A holds 2 over [0, 10); B, submitted at 0, 2 over [5, 15) */
-    hsim_rjob_t j[2] = {{0, 0, 10, 1, {2, 0, 0, 0}, 1, ""},
-                        {0, 5, 15, 1.5, {2, 0, 0, 0}, 2, ""}};
-    hsim_rjobs_t r = {j, 2, NULL};
+    hsim_rjob_t j[2] = {{0, 0, 10, 1, {2, 0, 0, 0}, 1, "", 1, 0},
+                        {0, 5, 15, 1.5, {2, 0, 0, 0}, 2, "", 2, 0}};
+    hsim_rjobs_t r = {.j = j, .n = 2};
     hsim_rcluster_t m;
     hsim_rcluster_pool(&m, 4);
     hsim_timeseries_t ts;
@@ -144,7 +191,7 @@ static void test_timeseries_brute_force(void)
             j[i].res[HSIM_RES_CORES] = 1 + rand() % 8;
             j[i].nodes = "";
         }
-        hsim_rjobs_t r = {j, n, NULL};
+        hsim_rjobs_t r = {.j = j, .n = n};
         hsim_rcluster_t m;
         hsim_rcluster_pool(&m, 16);
         hsim_timeseries_t ts;
@@ -345,6 +392,7 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_lists);
     HSIM_TEST(s, test_base64);
     HSIM_TEST(s, test_csv_quotes);
+    HSIM_TEST(s, test_attempts);
     HSIM_TEST(s, test_timeseries_by_hand);
     HSIM_TEST(s, test_timeseries_brute_force);
     s = hsim_test_suite("plot-experiment");
