@@ -370,7 +370,8 @@ static int write_replay(experiment_t *x, const char *top, replay_t *r, hsim_unit
                          r->err.msg);
     if ((rc = write_policy_files(x, top, r, e)))
         return rc;
-    if ((rc = hsim_metrics_compute(&x->w, r->out, x->capacity, &rec->s)))
+    if ((rc = hsim_metrics_compute_runs(&x->w, r->out, r->st.attempts, r->st.n_attempts,
+                                        x->capacity, &rec->s)))
         return rc;
     capture_t k[3] = {{0}};
     for (size_t i = 0; i < 3 && rc == 0; i++)

@@ -135,6 +135,13 @@ static int jain(uint64_t *user, double *val, size_t n, uint64_t *tk, double *tv,
 int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
                          int32_t capacity, hsim_summary_t *s)
 {
+    return hsim_metrics_compute_runs(w, out, NULL, 0, capacity, s);
+}
+
+int hsim_metrics_compute_runs(const hsim_workload_t *w, const hsim_outcome_t *out,
+                              const hsim_attempt_t *attempts, size_t n_attempts,
+                              int32_t capacity, hsim_summary_t *s)
+{
     memset(s, 0, sizeof *s);
     size_t n = w->n_jobs;
     double *wait = hsim_malloc(n * sizeof *wait);
@@ -166,6 +173,9 @@ int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
         k++;
     }
     s->jobs = k;
+    for (size_t i = 0; i < n_attempts; i++) /* the runs stops cut short */
+        area += (double)(attempts[i].end - attempts[i].start) / HSIM_SECOND *
+                w->jobs[attempts[i].job].procs;
     /* Jain's index reorders bsld by user, which its sort below undoes:
        the keys are the values' bits, so any order sorts to the same */
     if (rc == 0)

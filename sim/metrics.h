@@ -65,5 +65,11 @@ int hsim_radix_sort(uint64_t *key, double *val, size_t n, uint64_t *tk, double *
    HSIM_ENOMEM.  O(n). */
 int hsim_metrics_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
                          int32_t capacity, hsim_summary_t *s);
+/* The same for a run whose stops cut runs short (the run's attempts,
+   hsim_run_stats_t's): the utilization counts those runs too, the time
+   the machine was held; the rest reads each job's last run. */
+int hsim_metrics_compute_runs(const hsim_workload_t *w, const hsim_outcome_t *out,
+                              const hsim_attempt_t *attempts, size_t n_attempts,
+                              int32_t capacity, hsim_summary_t *s);
 
 #endif

@@ -230,6 +230,17 @@ static void test_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(s.throughput, 48, eps);
     CU_ASSERT_DOUBLE_EQUAL(s.fairness, 6.275 * 6.275 / (2 * (5.1 * 5.1 + 1.175 * 1.175)), eps);
     CU_ASSERT_DOUBLE_EQUAL(s.fairness, 0.718779235596121, 1e-12);
+    /* job 1 (2 processors) also ran [0, 100) on an attempt a stop cut
+       short, job 4 [50, 60): the utilization counts those runs too, and
+       nothing else changes */
+    hsim_attempt_t a[2] = {{.job = 0, .start = 0, .end = hsim_seconds(100), .ranges = -1},
+                           {.job = 3, .start = hsim_seconds(50), .end = hsim_seconds(60),
+                            .ranges = -1}};
+    hsim_summary_t t;
+    CU_ASSERT_EQUAL_FATAL(hsim_metrics_compute_runs(&w, out, a, 2, 4, &t), 0);
+    CU_ASSERT_DOUBLE_EQUAL(t.utilization, (413.0 + 200 + 10) / 1200.0, eps);
+    CU_ASSERT_DOUBLE_EQUAL(t.wait.avg, s.wait.avg, 0);
+    CU_ASSERT_DOUBLE_EQUAL(t.makespan, s.makespan, 0);
     hsim_workload_free(&w);
 }
 
