@@ -23,6 +23,7 @@ extern const hsim_scheduler_t hsim_sched_conservative;
 extern const hsim_scheduler_t hsim_sched_rr;
 extern const hsim_predictor_t hsim_predictor_user, hsim_predictor_oracle; /* simple.c */
 extern const hsim_predictor_t hsim_predictor_last2;                       /* last2.c */
+extern const hsim_predictor_t hsim_predictor_typical;                   /* typical.c */
 extern const hsim_predictor_t hsim_predictor_regression, hsim_predictor_gbdt,
     hsim_predictor_lstm; /* trained.c */
 extern const hsim_placement_t hsim_place_first_fit;
@@ -65,6 +66,7 @@ const hsim_predictor_t *const hsim_predictors[] = {
     &hsim_predictor_user,
     &hsim_predictor_oracle,
     &hsim_predictor_last2,
+    &hsim_predictor_typical,
     &hsim_predictor_regression,
     &hsim_predictor_gbdt,
     &hsim_predictor_lstm,

@@ -46,7 +46,7 @@ check "predict-eval: the CSV's header" \
   test "$(head -n 1 eval.csv)" == "predictor,jobs,accuracy,mae_s,median_ae_s,under_rate,r2_log,ns_per_prediction"
 check "predict-eval: every predictor but the oracle, on the 14234 later jobs" \
   test "$(cut -d, -f1,2 eval.csv | tail -n +2 | tr '\n' ' ')" == \
-       "user,14234 last2,14234 regression,14234 gbdt,14234 lstm,14234 "
+       "user,14234 last2,14234 typical,14234 regression,14234 gbdt,14234 lstm,14234 "
 # accuracies in (0, 1]; the user's requests never fall short
 check "predict-eval: accuracies between 0 and 1" \
   awk -F, 'NR > 1 && !($3 > 0 && $3 <= 1) { bad = 1 } END { exit bad }' eval.csv

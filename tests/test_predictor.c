@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include "predictor/predictor.h"
+#include "workloads/workload.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -63,6 +64,39 @@ static void test_last2_by_hand(void)
     p->destroy(st);
 }
 
+/* typical: the request without history; then, among the user's runtimes
+   of jobs that asked the same time, the one closest to the others by
+   min/max (100, 110, 500: 110), at most the request; nothing learnt from a
+   job that has not finished. */
+static void test_typical_by_hand(void)
+{
+    const hsim_predictor_t *p = hsim_predictor_find("typical");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(!p->revises && p->underpredicts && !p->reads_runtime);
+    void *st = NULL;
+    CU_ASSERT_EQUAL_FATAL(p->create(&(hsim_predictor_ctx_t){.unix_start = HSIM_HEADER_ABSENT,
+                                                            .time_zone = HSIM_HEADER_ABSENT},
+                                    &st), 0);
+    hsim_job_t a = job_of(7, 1000, 0);
+    CU_ASSERT_EQUAL(p->predict(st, &a, 0), 1000 * S);
+    static const int64_t runs[] = {100, 500, 110};
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL(p->started(st, &a, k * 1000 * S), 0);
+        /* the request; 100; of 100 and 500, as close to each other, the
+           more recent */
+        static const int64_t want[] = {1000, 100, 500};
+        CU_ASSERT_EQUAL(p->predict(st, &a, k * 1000 * S), want[k] * S);
+        CU_ASSERT_EQUAL(p->learn(st, &a, runs[k] * S, (k * 1000 + runs[k]) * S), 0);
+    }
+    CU_ASSERT_EQUAL(p->predict(st, &a, 5000 * S), 110 * S);
+    hsim_job_t capped = a;
+    capped.estimate = 50 * S; /* another request: the user's last runs, capped */
+    CU_ASSERT(p->predict(st, &capped, 5000 * S) <= 50 * S);
+    hsim_job_t other = job_of(8, 1000, 0);
+    CU_ASSERT_EQUAL(p->predict(st, &other, 5000 * S), 1000 * S);
+    p->destroy(st);
+}
+
 /* Many users (the table grows many times over), random runtimes, against
    a record of each user's last two. */
 static void test_last2_many_users(void)
@@ -111,4 +145,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_user_and_oracle);
     HSIM_TEST(s, test_last2_by_hand);
     HSIM_TEST(s, test_last2_many_users);
+    HSIM_TEST(s, test_typical_by_hand);
 }
