@@ -35,9 +35,7 @@
 
 #include "../policies/place_common.h"
 #include "../policies/preempt.h"
-#include "../workloads/deps.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1222,10 +1220,14 @@ int hsim_core_add(hsim_core_t *c, const hsim_job_t *j, int32_t *out)
     return 0;
 }
 
-void hsim_core_set_now(hsim_core_t *c, hsim_time_t now)
+int hsim_core_set_now(hsim_core_t *c, hsim_time_t now)
 {
-    HSIM_ASSERT(now >= c->now);
+    if (now < c->now || now > HSIM_HORIZON)
+        return hsim_errf(c->e, HSIM_EINPUT, "driver error: the time went from %lld us to "
+                         "%lld us (it only goes forward, up to hsim's horizon)",
+                         (long long)c->now, (long long)now);
     c->now = now;
+    return 0;
 }
 
 /* A reserved start the cluster could not place: it waits for resources. */

@@ -84,8 +84,9 @@ int hsim_core_create(const hsim_core_setup_t *s, hsim_core_t **out);
    report among them.  Returns 0, or that report's error.  NULL: nothing. */
 int hsim_core_destroy(hsim_core_t *c, int ok, hsim_run_stats_t *stats);
 
-/* The time now; never earlier than the last one given. */
-void hsim_core_set_now(hsim_core_t *c, hsim_time_t now);
+/* The time now.  0, or HSIM_EINPUT for a time earlier than the last one
+   given or past HSIM_HORIZON (a live driver's clock must be monotonic). */
+int hsim_core_set_now(hsim_core_t *c, hsim_time_t now);
 
 /* Tells the core of a job, which gets the next index (*job); j is the
    driver's, valid until the core is destroyed, and its runtime is read

@@ -389,7 +389,8 @@ static int loop(run_t *r)
         }
         r->events++;
         r->now = ev.time;
-        hsim_core_set_now(r->core, r->now);
+        if ((rc = hsim_core_set_now(r->core, r->now)))
+            return rc;
         if (r->cfg->progress && r->events % r->cfg->progress_every == 0)
             r->cfg->progress(r->cfg->progress_arg, hsim_core_ended(r->core));
         if (source == FROM_SUBMISSIONS) {

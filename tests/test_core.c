@@ -224,7 +224,7 @@ static void drive_live(const char *sched, live_t *l)
         if (t == HSIM_TIME_MAX)
             break;
         l->now = t;
-        hsim_core_set_now(l->core, t);
+        CU_ASSERT_EQUAL_FATAL(hsim_core_set_now(l->core, t), 0);
         if (next < N_ARRIVALS && arrivals[next].sub * S == t) {
             hsim_job_t *j = hsim_malloc(sizeof *j);
             hsim_job_init(j);
@@ -323,7 +323,10 @@ static void test_driver_errors(void)
     CU_ASSERT_EQUAL(hsim_core_submit(core, job), 0);
     CU_ASSERT_EQUAL(l.start[0], 0); /* it started at once */
     CU_ASSERT_EQUAL(hsim_core_submit(core, job), HSIM_EINPUT); /* twice */
-    hsim_core_set_now(core, 10 * S);
+    CU_ASSERT_EQUAL(hsim_core_set_now(core, 10 * S), 0);
+    CU_ASSERT_EQUAL(hsim_core_set_now(core, 5 * S), HSIM_EINPUT); /* back in time */
+    CU_ASSERT(hsim_test_message_ok(e.msg, "driver error: the time went from", NULL, NULL,
+                                   NULL));
     CU_ASSERT_EQUAL(hsim_core_end(core, job, 10 * S), 0);
     CU_ASSERT_EQUAL(hsim_core_end(core, job, 10 * S), HSIM_EINPUT); /* ended */
     CU_ASSERT_EQUAL(hsim_core_ended(core), 1);
