@@ -231,14 +231,18 @@ static void compact_waiting(hsim_core_t *c)
 
 /* The error for a job whose start, end or reservation would pass
    HSIM_HORIZON. */
-int hsim__past_horizon(hsim_core_t *c, int32_t job, const char *what)
+int hsim_past_horizon(hsim_err_t *e, int64_t id, const char *what)
 {
-    return hsim_errf(c->e, HSIM_EINPUT,
+    return hsim_errf(e, HSIM_EINPUT,
                      "job %lld: its %s would pass hsim's horizon of %lld s of simulated "
                      "time (73,000 years): check its run and requested times and the "
                      "nodes' speeds",
-                     (long long)c->job[job]->id, what,
-                     (long long)(HSIM_HORIZON / HSIM_SECOND));
+                     (long long)id, what, (long long)(HSIM_HORIZON / HSIM_SECOND));
+}
+
+int hsim__past_horizon(hsim_core_t *c, int32_t job, const char *what)
+{
+    return hsim_past_horizon(c->e, c->job[job]->id, what);
 }
 
 void hsim_core_request(const hsim_job_t *j, size_t n_models, const uint32_t *model_map,
@@ -934,15 +938,15 @@ int hsim__grow_jobs(hsim_core_t *c, size_t n)
     size_t cap = c->cap_jobs < 8 ? 16 : 2 * c->cap_jobs;
     if (cap < n)
         cap = n;
-    for (size_t t = 0; t < c->n_tables; t++) {
-        struct job_table *tb = &c->tables[t];
-        char *more = hsim_realloc(*tb->p, cap * tb->size);
-        if (!more)
+    for (size_t t = 0; t < c->n_tables; t++)
+        if (hsim_grow_zeroed(c->tables[t].p, c->cap_jobs, cap, c->tables[t].size))
             return HSIM_ENOMEM;
-        memset(more + c->cap_jobs * tb->size, 0, (cap - c->cap_jobs) * tb->size);
-        *tb->p = more;
-    }
     c->cap_jobs = cap;
+    c->view.jobs = c->vjobs; /* the view's tables have moved */
+    c->view.requests = c->requests;
+    c->view.allocs = c->allocs;
+    if (c->view.revised)
+        c->view.revised = c->revised;
     return grow_others(c, cap);
 }
 
@@ -1213,9 +1217,6 @@ int hsim_core_add(hsim_core_t *c, const hsim_job_t *j, int32_t *out)
     if (c->resv_at)
         c->resv_at[job] = -1;
     c->n_jobs++;
-    c->view.jobs = c->vjobs; /* the tables may have moved */
-    c->view.requests = c->requests;
-    c->view.allocs = c->allocs;
     *out = job;
     return 0;
 }

@@ -112,6 +112,10 @@ int hsim_core_node_down(const hsim_core_t *c, int32_t node);
 /* A time the core asked for (the driver's timer()) has come. */
 int hsim_core_wake(hsim_core_t *c);
 
+/* The error for job id whose start, end, reservation or submission
+   (what) would pass HSIM_HORIZON.  Returns HSIM_EINPUT. */
+int hsim_past_horizon(hsim_err_t *e, int64_t id, const char *what);
+
 /* The earliest reserved start (its time, and the job), or NULL when none.
    The driver calls hsim_core_start_reserved() at that time. */
 const hsim_event_t *hsim_core_next_start(const hsim_core_t *c);

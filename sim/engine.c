@@ -52,15 +52,7 @@ typedef struct run {
     int32_t *parents_left;     /* by position: parents not ended yet */
     hsim_time_t *ready_at;     /* by position: the earliest submission its
                                   ended parents allow */
-    size_t jobs_left;          /* jobs not ended yet */
 } run_t;
-
-/* How long job j runs on the reference machine: its runtime, never past
-   its requested time (it is killed there). */
-static hsim_time_t reference_run(const hsim_job_t *j)
-{
-    return j->runtime < j->estimate ? j->runtime : j->estimate;
-}
 
 static int push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
 {
@@ -70,12 +62,7 @@ static int push_event(run_t *r, hsim_time_t t, int kind, int32_t job)
 
 static int past_horizon(run_t *r, int32_t p, const char *what)
 {
-    return hsim_errf(r->e, HSIM_EINPUT,
-                     "job %lld: its %s would pass hsim's horizon of %lld s of simulated "
-                     "time (73,000 years): check its run and requested times and the "
-                     "nodes' speeds",
-                     (long long)r->w->jobs[p].id, what,
-                     (long long)(HSIM_HORIZON / HSIM_SECOND));
+    return hsim_past_horizon(r->e, r->w->jobs[p].id, what);
 }
 
 /* ---- what the driver does for the core (hsim_driver_t) ---- */
@@ -94,7 +81,7 @@ static int drv_started(void *arg, int32_t job, double speed, hsim_time_t expiry)
         o->node = a->parts[0].node;
         o->nodes = (int32_t)a->n;
     }
-    hsim_time_t run = reference_run(j);
+    hsim_time_t run = hsim_job_reference_run(j);
     o->fate = j->killed_at_estimate || run < j->runtime ? HSIM_FATE_KILLED : HSIM_FATE_RAN;
     run = hsim_time_scaled(hsim_core_work_left(r->core, job, run), speed);
     o->end = r->now + run;
@@ -127,7 +114,7 @@ static int drv_finished(void *arg, int32_t job)
 static hsim_time_t drv_work(void *arg, int32_t job)
 {
     run_t *r = arg;
-    return reference_run(&r->w->jobs[job]);
+    return hsim_job_reference_run(&r->w->jobs[job]);
 }
 
 static int drv_timer(void *arg, hsim_time_t at)
@@ -141,7 +128,6 @@ static int drv_timer(void *arg, hsim_time_t at)
 static int drv_ended(void *arg, int32_t job)
 {
     run_t *r = arg;
-    r->jobs_left--;
     if (!r->parents_left)
         return 0;
     const hsim_deps_t *d = r->w->deps;
@@ -219,7 +205,6 @@ static int setup(run_t *r)
         r->out[i] = (hsim_outcome_t){.start = -1, .end = -1, .fate = HSIM_FATE_PENDING,
                                      .node = -1, .speed = 1.0f};
     }
-    r->jobs_left = n;
     if (r->cfg->failures || r->cfg->preempt || r->cfg->scheduler->stops_jobs) {
         r->end_seq = hsim_malloc((n ? n : 1) * sizeof *r->end_seq);
         r->expiry_seq = hsim_malloc((n ? n : 1) * sizeof *r->expiry_seq);
@@ -313,7 +298,7 @@ static int handle(run_t *r, const hsim_event_t *ev)
     case HSIM_EV_WAKE:
         return hsim_core_wake(c);
     default:
-        return hsim_core_end(c, ev->job, reference_run(&r->w->jobs[ev->job]));
+        return hsim_core_end(c, ev->job, hsim_job_reference_run(&r->w->jobs[ev->job]));
     }
 }
 
@@ -374,7 +359,7 @@ static int loop(run_t *r)
     hsim_event_t ev;
     enum event_source source;
     for (;;) {
-        if (r->fail && r->jobs_left == 0)
+        if (r->fail && hsim_core_ended(r->core) == r->w->n_jobs)
             break; /* failures go on for ever: the run ends with its jobs */
         if (r->parents_left) /* those are submitted when their parents end */
             while (next_submit < r->w->n_jobs && r->w->deps->n_parents[next_submit] > 0)

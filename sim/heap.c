@@ -58,14 +58,25 @@ int hsim_heap_pop(hsim_heap_t *h, hsim_event_t *out)
     return 0;
 }
 
+/* Room in *slot (a job index of n entries) for n_jobs, the new ones -1.
+   0 or HSIM_ENOMEM (then it is as it was). */
+static int grow_job_index(int32_t **slot, size_t n, size_t n_jobs)
+{
+    int32_t *more = hsim_realloc(*slot, n_jobs * sizeof *more);
+    if (!more)
+        return HSIM_ENOMEM;
+    for (size_t i = n; i < n_jobs; i++)
+        more[i] = -1;
+    *slot = more;
+    return 0;
+}
+
 /* A slot by job for n_jobs jobs, each -1 (no entry); NULL when out of
    memory. */
 static int32_t *new_job_index(size_t n_jobs)
 {
-    int32_t *slot = hsim_malloc(n_jobs * sizeof *slot);
-    for (size_t i = 0; slot && i < n_jobs; i++)
-        slot[i] = -1;
-    return slot;
+    int32_t *slot = NULL;
+    return grow_job_index(&slot, 0, n_jobs) ? NULL : slot;
 }
 
 int hsim_rheap_init(hsim_rheap_t *h, size_t n_jobs)
@@ -156,19 +167,6 @@ void hsim_rheap_remove(hsim_rheap_t *h, int32_t job)
    that comes out. */
 #define RESERVED_BATCH 64
 #define RESERVED_SHARE 16
-
-/* Room in *slot (a job index of n entries) for n_jobs, the new ones -1.
-   0 or HSIM_ENOMEM (then it is as it was). */
-static int grow_job_index(int32_t **slot, size_t n, size_t n_jobs)
-{
-    int32_t *more = hsim_realloc(*slot, n_jobs * sizeof *more);
-    if (!more)
-        return HSIM_ENOMEM;
-    for (size_t i = n; i < n_jobs; i++)
-        more[i] = -1;
-    *slot = more;
-    return 0;
-}
 
 int hsim_rheap_grow(hsim_rheap_t *h, size_t n_jobs)
 {

@@ -53,6 +53,13 @@ typedef struct hsim_job {
 /* Sets the fields of a fresh job to "unknown / none". */
 void hsim_job_init(hsim_job_t *j);
 
+/* How long job j runs on the reference machine: its runtime, never past
+   its requested time (it is killed there). */
+static inline hsim_time_t hsim_job_reference_run(const hsim_job_t *j)
+{
+    return j->runtime < j->estimate ? j->runtime : j->estimate;
+}
+
 /* Why an input job does not run: written to rejected.csv. */
 typedef struct hsim_rejection {
     int64_t id;            /* job number from the trace, or -1 */

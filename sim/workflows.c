@@ -11,11 +11,6 @@
 #include "report.h"
 #include "../workloads/deps.h"
 
-static hsim_time_t reference_run(const hsim_job_t *j)
-{
-    return j->runtime < j->estimate ? j->runtime : j->estimate;
-}
-
 int hsim_workflows_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
                            hsim_workflow_stats_t *stats)
 {
@@ -31,7 +26,7 @@ int hsim_workflows_compute(const hsim_workload_t *w, const hsim_outcome_t *out,
         ready[i] = d->feedback[i] ? 0 : w->jobs[i].submit;
     for (size_t k = 0; k < n; k++) {
         int32_t v = d->order[k];
-        hsim_time_t done = ready[v] + reference_run(&w->jobs[v]);
+        hsim_time_t done = ready[v] + hsim_job_reference_run(&w->jobs[v]);
         for (size_t x = d->child_first[v]; x < d->child_first[v + 1]; x++)
             if (done + d->think[x] > ready[d->child[x]])
                 ready[d->child[x]] = done + d->think[x];
