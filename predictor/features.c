@@ -23,24 +23,31 @@ typedef struct user_hist {
     int64_t finished;           /* jobs finished so far */
     size_t head;                /* next slot of last[] to write */
     past_t last[HSIM_HISTORY_K];/* the last finished, a ring */
-    struct {
-        double run_s;
-        hsim_time_t est;
-    } runs[HSIM_TYPICAL_SCAN_LONG]; /* a longer ring of runtimes and requests */
-    double fit[2];              /* how well the short and the long typical
-                                   runtime agreed with the user's last jobs:
-                                   a decaying sum of min/max, 0..1/(1-decay) */
-    struct {
-        int64_t id;             /* a started job, -1 once scored */
-        float typical[2];       /* the short and the long window's answer
-                                   when it started, seconds */
-    } asked[HSIM_TYPICAL_ASKED]; /* a ring: the last jobs started */
-    size_t asked_head;          /* next slot of asked[] to write */
 } user_hist_t;
+
+/* The runtimes of one user's jobs that asked for one time: the last
+   HSIM_TYPICAL_K, sorted by runtime, and their typical runtime. */
+typedef struct run {
+    double run_s;
+    int64_t seq;                /* the series' count when it finished */
+} run_t;
+
+typedef struct series {
+    int32_t user;
+    int used;
+    hsim_time_t est;
+    int64_t n;                  /* runtimes seen (the next one's seq) */
+    size_t len, cap;            /* held in runs[], at most HSIM_TYPICAL_K */
+    run_t *runs;                /* ascending runtime, then seq */
+    double typical;             /* seconds, as of the last runtime */
+} series_t;
 
 struct hsim_history {
     user_hist_t *slots;         /* by user, open addressing, at most half full */
     size_t cap, n;              /* a power of two; users held */
+    series_t *series;           /* by user and request, the same way */
+    size_t series_cap, n_series;
+    double weight[HSIM_TYPICAL_K]; /* of the k-th most recent runtime */
     int64_t origin;             /* seconds to add to a submit time for local
                                    time since an epoch (a Thursday) */
 };
@@ -59,12 +66,15 @@ int hsim_history_create(int64_t unix_start, int64_t time_zone, hsim_history_t **
     hsim_history_t *h = hsim_calloc(1, sizeof *h);
     if (!h)
         return HSIM_ENOMEM;
-    h->cap = 64;
+    h->cap = h->series_cap = 64;
     h->slots = hsim_calloc(h->cap, sizeof *h->slots);
-    if (!h->slots) {
-        hsim_free(h);
+    h->series = hsim_calloc(h->series_cap, sizeof *h->series);
+    if (!h->slots || !h->series) {
+        hsim_history_free(h);
         return HSIM_ENOMEM;
     }
+    for (size_t k = 0; k < HSIM_TYPICAL_K; k++)
+        h->weight[k] = pow(HSIM_TYPICAL_RECENCY, (double)k) + HSIM_TYPICAL_FLOOR;
     h->origin = (unix_start == HSIM_HEADER_ABSENT ? 0 : unix_start) +
                 (time_zone == HSIM_HEADER_ABSENT ? 0 : time_zone);
     *out = h;
@@ -73,8 +83,12 @@ int hsim_history_create(int64_t unix_start, int64_t time_zone, hsim_history_t **
 
 void hsim_history_free(hsim_history_t *h)
 {
-    if (h)
-        hsim_free(h->slots);
+    if (!h)
+        return;
+    for (size_t k = 0; h->series && k < h->series_cap; k++)
+        hsim_free(h->series[k].runs);
+    hsim_free(h->series);
+    hsim_free(h->slots);
     hsim_free(h);
 }
 
@@ -102,8 +116,6 @@ static user_hist_t *user_of(hsim_history_t *h, int32_t user)
     h->slots[i].used = 1;
     h->slots[i].user = user;
     h->slots[i].last_start = -1;
-    for (size_t k = 0; k < HSIM_TYPICAL_ASKED; k++)
-        h->slots[i].asked[k].id = -1;
     h->n++;
     return &h->slots[i];
 }
@@ -132,77 +144,139 @@ static const past_t *recent(const user_hist_t *u, size_t k)
 
 static double lg(double x) { return log1p(x > 0 ? x : 0); }
 
-static double agreement(double a, double b)
+static size_t series_slot(const series_t *table, size_t cap, int32_t user, hsim_time_t est)
 {
-    double lo = a < b ? a : b, hi = a < b ? b : a;
-    return hi > 0 ? lo / hi : 1;
+    uint64_t x = ((uint64_t)(uint32_t)user * 0x9E3779B97F4A7C15ull) ^
+                 ((uint64_t)est * 0xC2B2AE3D27D4EB4Full);
+    size_t i = (size_t)(x >> 32) & (cap - 1);
+    while (table[i].used && (table[i].user != user || table[i].est != est))
+        i = (i + 1) & (cap - 1);
+    return i;
 }
 
-/* The windows of the typical runtime: the last k runtimes among the last
-   scan finished jobs. */
-static const struct {
-    size_t k, scan;
-} windows[2] = {{HSIM_TYPICAL_K, HSIM_TYPICAL_SCAN},
-                {HSIM_TYPICAL_K_LONG, HSIM_TYPICAL_SCAN_LONG}};
-
-/* The most typical of u's last runtimes of jobs that asked for est, in
-   seconds, over window 0 (short) or 1 (long) (see features.h), or -1
-   without history.  Ties go to the more recent.  O(scan + k^2). */
-static double typical_in(const user_hist_t *u, hsim_time_t est, int window)
+/* The series of user's jobs that asked est, made when new.  NULL when out
+   of memory. */
+static series_t *series_of(hsim_history_t *h, int32_t user, hsim_time_t est)
 {
-    if (!u || u->finished == 0)
-        return -1;
-    double pick[HSIM_TYPICAL_K_LONG];
-    size_t n = 0, want = windows[window].k;
-    int64_t seen = (int64_t)windows[window].scan;
-    int64_t scan = u->finished < seen ? u->finished : seen;
-    for (int any = 0; any < 2 && n == 0; any++)
-        for (int64_t k = 0; k < scan && n < want; k++) {
-            size_t r = (size_t)((u->finished - 1 - k) % HSIM_TYPICAL_SCAN_LONG);
-            if (any || u->runs[r].est == est)
-                pick[n++] = u->runs[r].run_s; /* most recent first */
-        }
-    double best = pick[0], best_sum = -1;
+    size_t i = series_slot(h->series, h->series_cap, user, est);
+    if (h->series[i].used)
+        return &h->series[i];
+    if (2 * (h->n_series + 1) > h->series_cap) {
+        size_t cap = 2 * h->series_cap;
+        series_t *grown = hsim_calloc(cap, sizeof *grown);
+        if (!grown)
+            return NULL;
+        for (size_t k = 0; k < h->series_cap; k++)
+            if (h->series[k].used)
+                grown[series_slot(grown, cap, h->series[k].user, h->series[k].est)] =
+                    h->series[k];
+        hsim_free(h->series);
+        h->series = grown;
+        h->series_cap = cap;
+        i = series_slot(h->series, cap, user, est);
+    }
+    h->series[i] = (series_t){.user = user, .used = 1, .est = est};
+    h->n_series++;
+    return &h->series[i];
+}
+
+static const series_t *series_seen(const hsim_history_t *h, int32_t user, hsim_time_t est)
+{
+    const series_t *s = &h->series[series_slot(h->series, h->series_cap, user, est)];
+    return s->used && s->len ? s : NULL;
+}
+
+/* The most typical of n runtimes sorted ascending, the k-th most recent
+   weighing weight[k]: the one whose weighted sum of min/max ratios to all
+   of them is the largest (the smaller on a tie; a runtime of 0 agrees
+   only with another 0).  With the runtimes sorted, the sum for v_i > 0 is
+   (sum over 0 < v_j <= v_i of w_j v_j) / v_i + v_i (sum over v_j > v_i of
+   w_j / v_j): O(n). */
+static double weighted_medoid(const run_t *runs, size_t n, int64_t newest, const double *weight)
+{
+    double zeros = 0, above = 0, below = 0;
     for (size_t i = 0; i < n; i++) {
-        double sum = 0;
-        for (size_t k = 0; k < n; k++)
-            sum += agreement(pick[i], pick[k]);
-        if (sum > best_sum) {
-            best_sum = sum;
-            best = pick[i];
+        double w = weight[newest - runs[i].seq];
+        if (runs[i].run_s > 0)
+            above += w / runs[i].run_s;
+        else
+            zeros += w;
+    }
+    double best = zeros > 0 ? zeros : -1, pick = runs[0].run_s;
+    for (size_t i = 0; i < n; i++) {
+        double v = runs[i].run_s, w = weight[newest - runs[i].seq];
+        if (!(v > 0))
+            continue;
+        below += w * v;
+        above -= w / v;
+        double sum = below / v + v * fmax(above, 0);
+        if (sum > best) {
+            best = sum;
+            pick = v;
         }
     }
-    return best;
+    return pick;
+}
+
+static int by_run(const run_t *a, const run_t *b)
+{
+    return a->run_s != b->run_s ? (a->run_s > b->run_s) - (a->run_s < b->run_s)
+                                : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* A runtime into s's sorted runs, the oldest leaving once HSIM_TYPICAL_K
+   are held, and s's typical runtime anew.  0 or HSIM_ENOMEM. */
+static int series_add(const hsim_history_t *h, series_t *s, double run_s)
+{
+    if (s->len == HSIM_TYPICAL_K) {
+        size_t old = 0;
+        while (s->runs[old].seq != s->n - HSIM_TYPICAL_K)
+            old++;
+        memmove(&s->runs[old], &s->runs[old + 1], (s->len - old - 1) * sizeof *s->runs);
+        s->len--;
+    } else if (s->len == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 4;
+        if (cap > HSIM_TYPICAL_K)
+            cap = HSIM_TYPICAL_K;
+        run_t *runs = hsim_realloc(s->runs, cap * sizeof *runs);
+        if (!runs)
+            return HSIM_ENOMEM;
+        s->runs = runs;
+        s->cap = cap;
+    }
+    run_t r = {.run_s = run_s, .seq = s->n++};
+    size_t at = s->len;
+    while (at > 0 && by_run(&s->runs[at - 1], &r) > 0)
+        at--;
+    memmove(&s->runs[at + 1], &s->runs[at], (s->len - at) * sizeof *s->runs);
+    s->runs[at] = r;
+    s->len++;
+    s->typical = weighted_medoid(s->runs, s->len, s->n - 1, h->weight);
+    return 0;
 }
 
 /* Feature 22's runtime in seconds, or -1 without history: the typical
-   runtime over the window that agreed better with the user's last jobs
-   (the short one on a tie).  A user whose jobs repeat over weeks gains
-   from the long window's steadier medoid, one whose runtimes drift from
-   the short one's; which is which shows only in their history. */
-static double typical_runtime(const user_hist_t *u, hsim_time_t est)
+   runtime of the user's jobs that asked est, or, when none did, of the
+   user's last HSIM_HISTORY_K jobs whatever they asked. */
+static double typical_runtime(const hsim_history_t *h, const user_hist_t *u, hsim_time_t est)
 {
-    return typical_in(u, est, u && u->fit[1] > u->fit[0]);
-}
-
-/* Scores both windows on job j of u, which ran run_s: what each answered
-   when it started (from the jobs finished then; scoring them at its end
-   instead would favour the short window, which by then holds the job's
-   own batch).  A job started more than HSIM_TYPICAL_ASKED starts ago is
-   not scored.  O(HSIM_TYPICAL_ASKED). */
-static void score_windows(user_hist_t *u, const hsim_job_t *j, double run_s)
-{
-    for (size_t k = 0; k < HSIM_TYPICAL_ASKED; k++) {
-        if (u->asked[k].id != j->id)
-            continue;
-        for (int w = 0; w < 2; w++) {
-            double t = u->asked[k].typical[w], est_s = (double)j->estimate / HSIM_SECOND;
-            t = t < 0 || t > est_s ? est_s : t; /* as feature 22 caps it */
-            u->fit[w] = HSIM_TYPICAL_DECAY * u->fit[w] + agreement(t, run_s);
+    if (!u || u->finished == 0)
+        return -1;
+    const series_t *s = series_seen(h, u->user, est);
+    if (s)
+        return s->typical;
+    run_t runs[HSIM_HISTORY_K];
+    size_t n = 0;
+    for (const past_t *p; (p = recent(u, n)); n++) {
+        run_t r = {.run_s = p->run_s, .seq = -(int64_t)n}; /* the last is seq 0 */
+        size_t at = n;
+        while (at > 0 && by_run(&runs[at - 1], &r) > 0) {
+            runs[at] = runs[at - 1];
+            at--;
         }
-        u->asked[k].id = -1;
-        return;
+        runs[at] = r;
     }
+    return weighted_medoid(runs, n, 0, h->weight);
 }
 
 int hsim_history_started(hsim_history_t *h, const hsim_job_t *j)
@@ -214,17 +288,14 @@ int hsim_history_started(hsim_history_t *h, const hsim_job_t *j)
     u->last_start = j->submit; /* hsim_history_features() reads it at a
                                   submission: the replay's start comes
                                   later, and is not known then */
-    u->asked[u->asked_head].id = j->id;
-    for (int w = 0; w < 2; w++)
-        u->asked[u->asked_head].typical[w] = (float)typical_in(u, j->estimate, w);
-    u->asked_head = (u->asked_head + 1) % HSIM_TYPICAL_ASKED;
     return 0;
 }
 
 int hsim_history_finished(hsim_history_t *h, const hsim_job_t *j, hsim_time_t ran)
 {
-    user_hist_t *u = user_of(h, j->user);
-    if (!u)
+    series_t *s = series_of(h, j->user, j->estimate);
+    user_hist_t *u = s ? user_of(h, j->user) : NULL;
+    if (!u || series_add(h, s, (double)ran / HSIM_SECOND))
         return HSIM_ENOMEM;
     if (u->running > 0)
         u->running--;
@@ -234,10 +305,6 @@ int hsim_history_finished(hsim_history_t *h, const hsim_job_t *j, hsim_time_t ra
     p->procs = j->procs;
     clock_of(h, j->submit, &p->hour, &p->weekday);
     u->head = (u->head + 1) % HSIM_HISTORY_K;
-    score_windows(u, j, p->run_s);
-    size_t r = (size_t)(u->finished % HSIM_TYPICAL_SCAN_LONG);
-    u->runs[r].run_s = p->run_s;
-    u->runs[r].est = j->estimate;
     u->finished++;
     return 0;
 }
@@ -281,7 +348,7 @@ void hsim_history_features(const hsim_history_t *h, const hsim_job_t *j, double 
                 ? lg((double)(j->submit - u->last_start) / HSIM_SECOND)
                 : -1;
     x[21] = p0 ? (p0->procs == j->procs && p0->est_s == (double)j->estimate / HSIM_SECOND) : -1;
-    double typical = typical_runtime(u, j->estimate);
+    double typical = typical_runtime(h, u, j->estimate);
     x[22] = typical < 0 ? x[0] : lg(typical);
     if (x[22] > x[0])
         x[22] = x[0]; /* no job runs past its request */
@@ -310,7 +377,7 @@ void hsim_history_sequence(const hsim_history_t *h, const hsim_job_t *j, double 
     clock_of(h, j->submit, &hour, &weekday);
     v[0] = 1;
     v[2] = lg((double)j->estimate / HSIM_SECOND);
-    double typical = typical_runtime(u, j->estimate);
+    double typical = typical_runtime(h, u, j->estimate);
     v[1] = typical < 0 ? v[2] : lg(typical); /* feature 22, the baseline */
     if (v[1] > v[2])
         v[1] = v[2];

@@ -7,9 +7,8 @@
  * the features of a job about to be predicted.  It sees a job's runtime
  * only when the job has finished, so features built from it cannot leak
  * the future.  Per user it keeps the last HSIM_HISTORY_K finished jobs
- * (and the runtimes and requests of the last HSIM_TYPICAL_SCAN_LONG), the
- * number running now, and what each window of feature 22 answered for the
- * last HSIM_TYPICAL_ASKED jobs that started, to score it when they end.
+ * and the number running now, and per user and requested time the last
+ * HSIM_TYPICAL_K runtimes, sorted, with their typical runtime.
  *
  * Features (HSIM_FEATURES doubles, in this order; logs are natural logs
  * of 1 + x seconds or units):
@@ -26,16 +25,15 @@
  *  20 log of the time since the user's last job started (-1: none yet)
  *  21 1 when the job asks for what the user's last finished job asked
  *     (processors and time), 0 when not, -1 without history
- *  22 the baseline the models learn what to add to: the log of the most
- *     typical of the user's last HSIM_TYPICAL_K runtimes among the
- *     jobs that asked for the same time (among the last HSIM_TYPICAL_SCAN
- *     finished; the last HSIM_TYPICAL_K of any when none did), "most
- *     typical" being the one closest to the others by min/max ratio, the
- *     accuracy below; or the same over a long window (HSIM_TYPICAL_K_LONG
- *     among HSIM_TYPICAL_SCAN_LONG) when that one's answers, taken as the
- *     user's jobs started, agreed better with how long they ran (by
- *     min/max, weighed down by HSIM_TYPICAL_DECAY per job); at most the
- *     request; the request when no history
+ *  22 the baseline the models learn what to add to: the log of the
+ *     user's typical runtime for the job's requested time: among the
+ *     user's last HSIM_TYPICAL_K runtimes of jobs that asked the same
+ *     time (the last HSIM_HISTORY_K of any when none did), the one
+ *     closest to the others by min/max ratio (the accuracy below), each
+ *     counting HSIM_TYPICAL_RECENCY^k + HSIM_TYPICAL_FLOOR for the k-th
+ *     most recent (k = 0 the last): the last few jobs lead unless a long
+ *     history agrees on another runtime; at most the request; the request
+ *     without history
  * Ids (3-8) are numbers, -1 when unknown: trees split on them, linear
  * models leave them out.  A user with no finished job has -1 in 11-15.
  *
@@ -55,12 +53,9 @@
 #define HSIM_FEATURES 23
 #define HSIM_BASELINE 22 /* the feature the models' answers add to */
 #define HSIM_HISTORY_K 8
-#define HSIM_TYPICAL_K 8
-#define HSIM_TYPICAL_SCAN 32
-#define HSIM_TYPICAL_K_LONG 32
-#define HSIM_TYPICAL_SCAN_LONG 128
-#define HSIM_TYPICAL_DECAY 0.9 /* of a window's score per finished job */
-#define HSIM_TYPICAL_ASKED 64  /* started jobs whose answers are kept to score */
+#define HSIM_TYPICAL_K 384        /* runtimes kept per user and request */
+#define HSIM_TYPICAL_RECENCY 0.7  /* the weights of feature 22's runtimes */
+#define HSIM_TYPICAL_FLOOR 0.05
 #define HSIM_SEQ_STEPS 6
 #define HSIM_SEQ_IN 8
 

@@ -4,12 +4,11 @@
  * features.h), with no model.
  *
  * The answer is the runtime closest to the others (by min/max ratio) among
- * the user's last runtimes of jobs that asked for the same time, over a
- * short window or a long one, whichever has agreed better with the user's
- * jobs so far; the requested time for a user with no finished job.  It
- * learns only from jobs that have finished, like the models, and as they
- * do it answers once for each job, at its submission.  Cost: O(window) a
- * prediction.
+ * the user's last runtimes of jobs that asked for the same time, the more
+ * recent weighing more; the requested time for a user with no finished
+ * job.  It learns only from jobs that have finished, like the models, and
+ * as they do it answers once for each job, at its submission.  Cost:
+ * O(HSIM_TYPICAL_K) a completion, O(1) a prediction.
  */
 #include "features.h"
 #include "predictor.h"

@@ -66,7 +66,8 @@ static void test_last2_by_hand(void)
 
 /* typical: the request without history; then, among the user's runtimes
    of jobs that asked the same time, the one closest to the others by
-   min/max (100, 110, 500: 110), at most the request; nothing learnt from a
+   min/max, the more recent weighing more (100, 500, 110: 110), at most the
+   request; nothing learnt from a
    job that has not finished. */
 static void test_typical_by_hand(void)
 {
@@ -83,7 +84,7 @@ static void test_typical_by_hand(void)
     for (int k = 0; k < 3; k++) {
         CU_ASSERT_EQUAL(p->started(st, &a, k * 1000 * S), 0);
         /* the request; 100; of 100 and 500, as close to each other, the
-           more recent */
+           more recent, which weighs more */
         static const int64_t want[] = {1000, 100, 500};
         CU_ASSERT_EQUAL(p->predict(st, &a, k * 1000 * S), want[k] * S);
         CU_ASSERT_EQUAL(p->learn(st, &a, runs[k] * S, (k * 1000 + runs[k]) * S), 0);

@@ -98,9 +98,9 @@ static void test_features_by_hand(void)
     hsim_history_free(h);
 }
 
-/* Feature 22, the baseline: the most typical of the user's recent
-   runtimes of jobs that asked for the same time (the one closest to the
-   others by min/max), worked by hand. */
+/* Feature 22, the baseline: the most typical of the user's runtimes of
+   jobs that asked for the same time (the one closest to the others by
+   min/max, the k-th most recent weighing 0.7^k + 0.05), worked by hand. */
 static void test_typical_runtime(void)
 {
     hsim_history_t *h;
@@ -115,15 +115,17 @@ static void test_typical_runtime(void)
         hsim_job_t p = job_of(2 + i, 3, 0, asks[i], 1);
         CU_ASSERT_EQUAL(hsim_history_finished(h, &p, runs[i] * S), 0);
     }
-    /* among 50, 12, 10: 12 agrees best (0.24 + 1 + 10/12 against 1.44
-       for 50 and 2.03 for 10), not the last (50) nor the mean */
+    /* among 50, 12, 10 (weights 1.05, 0.75, 0.54): 12 agrees best (1.05 x
+       12/50 + 0.75 + 0.54 x 10/12 = 1.452 against 1.338 for 50 and 1.375
+       for 10), not the last (50) nor the mean */
     hsim_history_features(h, &j, x);
     CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(12), 1e-12);
-    /* asked 300 s, which no job did: among all four, 12 again (10 / 12 +
-       12 / 50 + 12 / 150 + 1 = 2.15 against 2.10 for 10) */
+    /* asked 300 s, which no job did: among all four, the last, 150 (1.05 +
+       0.75 x 50/150 + 0.54 x 12/150 + 0.393 x 10/150 = 1.369 against 1.309
+       for 50 and 1.131 for 12) */
     hsim_job_t k = job_of(6, 3, 0, 300, 1);
     hsim_history_features(h, &k, x);
-    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(12), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(150), 1e-12);
     /* never above the request: asked 11 s, the typical is 12 */
     hsim_job_t small = job_of(7, 3, 0, 11, 1);
     hsim_history_features(h, &small, x);
@@ -131,31 +133,67 @@ static void test_typical_runtime(void)
     hsim_history_free(h);
 }
 
-/* Feature 22 follows the window whose answers agreed better with the
-   user's jobs as they started: 24 runs of 50 s then 8 of 10 s (asked
-   100 s) make the short window answer 10 s and the long one 50 s; jobs
-   that started then and ran 50 s turn it to the long window. */
-static void test_typical_window(void)
+/* The user's last jobs lead feature 22 unless a long history agrees on
+   another runtime: 10 runs of 50 s then 3 of 10 s (asked 100 s) answer 10
+   s (2.34 x 1 + 1.61 x 0.2 against 1.61 + 2.34 x 0.2), 40 runs of 50 s
+   then the same 3 answer 50 s (3.14 + 2.34 x 0.2 against 2.34 + 3.14 x
+   0.2). */
+static void test_typical_recency(void)
 {
+    for (int older = 10; older <= 40; older += 30) {
+        hsim_history_t *h;
+        CU_ASSERT_EQUAL_FATAL(hsim_history_create(0, 0, &h), 0);
+        for (int i = 0; i < older + 3; i++) {
+            hsim_job_t p = job_of(1 + i, 3, 0, 100, 1);
+            CU_ASSERT_EQUAL(hsim_history_finished(h, &p, (i < older ? 50 : 10) * S), 0);
+        }
+        double x[HSIM_FEATURES];
+        hsim_job_t asked = job_of(100, 3, 0, 100, 1);
+        hsim_history_features(h, &asked, x);
+        CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(older == 10 ? 10 : 50), 1e-12);
+        hsim_history_free(h);
+    }
+}
+
+/* Feature 22 against the definition computed the long way (every
+   runtime's weighted sum of min/max ratios to the last HSIM_TYPICAL_K):
+   1,000 runtimes of one user's jobs asking one time, drawn from a few
+   values and some random ones, the answer checked after each. */
+static void test_typical_brute_force(void)
+{
+    enum { RUNS = 1000 };
+    static double ran[RUNS];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
     hsim_history_t *h;
     CU_ASSERT_EQUAL_FATAL(hsim_history_create(0, 0, &h), 0);
-    double x[HSIM_FEATURES];
-    for (int i = 0; i < 32; i++) {
-        hsim_job_t p = job_of(1 + i, 3, 0, 100, 1);
-        CU_ASSERT_EQUAL(hsim_history_finished(h, &p, (i < 24 ? 50 : 10) * S), 0);
+    hsim_job_t asked = job_of(0, 5, 0, 100000, 1);
+    int bad = 0;
+    for (int i = 0; i < RUNS; i++) {
+        static const double common[] = {0, 30, 600, 3000};
+        ran[i] = gsl_rng_uniform(r) < 0.5 ? common[gsl_rng_uniform_int(r, 4)]
+                                          : floor(1 + gsl_rng_uniform(r) * 5000);
+        hsim_job_t p = job_of(1 + i, 5, 0, 100000, 1);
+        CU_ASSERT_EQUAL(hsim_history_finished(h, &p, (hsim_time_t)ran[i] * S), 0);
+        double x[HSIM_FEATURES];
+        hsim_history_features(h, &asked, x);
+        int first = i + 1 > HSIM_TYPICAL_K ? i + 1 - HSIM_TYPICAL_K : 0;
+        double best = -1, got = -1;
+        for (int c = first; c <= i; c++) {
+            double sum = 0;
+            for (int k = first; k <= i; k++) {
+                double lo = fmin(ran[c], ran[k]), hi = fmax(ran[c], ran[k]);
+                sum += (pow(HSIM_TYPICAL_RECENCY, i - k) + HSIM_TYPICAL_FLOOR) *
+                       (hi > 0 ? lo / hi : 1);
+            }
+            best = fmax(best, sum);
+            if (fabs(log1p(ran[c]) - x[22]) < 1e-12)
+                got = fmax(got, sum);
+        }
+        bad += !(got >= best - 1e-9); /* the answer is one of the runtimes, a best one */
     }
-    hsim_job_t asked = job_of(100, 3, 0, 100, 1);
-    hsim_history_features(h, &asked, x);
-    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(10), 1e-12); /* no score yet: the short */
-    /* asked 200 s, which none did: the short window answers 10 s (the last
-       8 of any), the long 50 s; they ran 50 s */
-    for (int i = 0; i < 3; i++) {
-        hsim_job_t p = job_of(40 + i, 3, 0, 200, 1);
-        CU_ASSERT_EQUAL(hsim_history_started(h, &p), 0);
-        CU_ASSERT_EQUAL(hsim_history_finished(h, &p, 50 * S), 0);
-    }
-    hsim_history_features(h, &asked, x);
-    CU_ASSERT_DOUBLE_EQUAL(x[22], log1p(50), 1e-12);
+    CU_ASSERT_EQUAL(bad, 0);
+    gsl_rng_free(r);
     hsim_history_free(h);
 }
 
@@ -440,7 +478,8 @@ void hsim_test_register(void)
     CU_pSuite s = hsim_test_suite("trained");
     HSIM_TEST(s, test_features_by_hand);
     HSIM_TEST(s, test_typical_runtime);
-    HSIM_TEST(s, test_typical_window);
+    HSIM_TEST(s, test_typical_recency);
+    HSIM_TEST(s, test_typical_brute_force);
     HSIM_TEST(s, test_gbdt_learns);
     HSIM_TEST(s, test_gbdt_bad_files);
     HSIM_TEST(s, test_regression);
