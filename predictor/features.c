@@ -5,6 +5,7 @@
 #include "features.h"
 
 #include "../sim/heap.h"
+#include "../sim/idmap.h"
 #include "../workloads/workload.h"
 
 #include <math.h>
@@ -17,7 +18,6 @@ typedef struct past {
 
 typedef struct user_hist {
     int32_t user;
-    int used;                   /* 1: the slot holds a user */
     int32_t running;            /* jobs running now */
     hsim_time_t last_start;     /* when its last job started, -1 none */
     int64_t finished;           /* jobs finished so far */
@@ -43,33 +43,25 @@ typedef struct series {
 } series_t;
 
 struct hsim_history {
-    user_hist_t *slots;         /* by user, open addressing, at most half full */
-    size_t cap, n;              /* a power of two; users held */
-    series_t *series;           /* by user and request, the same way */
+    hsim_idmap_t users;         /* users numbered as they come... */
+    user_hist_t *user;          /* ...their histories by number */
+    size_t user_cap;            /* room in user[] */
+    series_t *series;           /* by user and request, open addressing, at
+                                   most half full */
     size_t series_cap, n_series;
     double weight[HSIM_TYPICAL_K]; /* of the k-th most recent runtime */
     int64_t origin;             /* seconds to add to a submit time for local
                                    time since an epoch (a Thursday) */
 };
 
-static size_t slot_of(const hsim_history_t *h, int32_t user)
-{
-    uint64_t x = (uint64_t)(uint32_t)user * 0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(x >> 32) & (h->cap - 1);
-    while (h->slots[i].used && h->slots[i].user != user)
-        i = (i + 1) & (h->cap - 1);
-    return i;
-}
-
 int hsim_history_create(int64_t unix_start, int64_t time_zone, hsim_history_t **out)
 {
     hsim_history_t *h = hsim_calloc(1, sizeof *h);
     if (!h)
         return HSIM_ENOMEM;
-    h->cap = h->series_cap = 64;
-    h->slots = hsim_calloc(h->cap, sizeof *h->slots);
+    h->series_cap = 64;
     h->series = hsim_calloc(h->series_cap, sizeof *h->series);
-    if (!h->slots || !h->series) {
+    if (!h->series) {
         hsim_history_free(h);
         return HSIM_ENOMEM;
     }
@@ -88,42 +80,29 @@ void hsim_history_free(hsim_history_t *h)
     for (size_t k = 0; h->series && k < h->series_cap; k++)
         hsim_free(h->series[k].runs);
     hsim_free(h->series);
-    hsim_free(h->slots);
+    hsim_idmap_free(&h->users);
+    hsim_free(h->user);
     hsim_free(h);
 }
 
 /* The user's record, made when new.  NULL when out of memory. */
 static user_hist_t *user_of(hsim_history_t *h, int32_t user)
 {
-    size_t i = slot_of(h, user);
-    if (h->slots[i].used)
-        return &h->slots[i];
-    if (2 * (h->n + 1) > h->cap) {
-        user_hist_t *old = h->slots;
-        size_t cap = h->cap;
-        h->slots = hsim_calloc(2 * cap, sizeof *h->slots);
-        if (!h->slots) {
-            h->slots = old;
-            return NULL;
-        }
-        h->cap = 2 * cap;
-        for (size_t k = 0; k < cap; k++)
-            if (old[k].used)
-                h->slots[slot_of(h, old[k].user)] = old[k];
-        hsim_free(old);
-        i = slot_of(h, user);
-    }
-    h->slots[i].used = 1;
-    h->slots[i].user = user;
-    h->slots[i].last_start = -1;
-    h->n++;
-    return &h->slots[i];
+    size_t known = h->users.n;
+    int32_t u;
+    /* room first: a user numbered has its record */
+    if (hsim_grow(&h->user, &h->user_cap, known + 1, sizeof *h->user) ||
+        hsim_idmap_number(&h->users, user, &u))
+        return NULL;
+    if ((size_t)u == known)
+        h->user[u] = (user_hist_t){.user = user, .last_start = -1};
+    return &h->user[u];
 }
 
 static const user_hist_t *user_seen(const hsim_history_t *h, int32_t user)
 {
-    const user_hist_t *u = &h->slots[slot_of(h, user)];
-    return u->used ? u : NULL;
+    int32_t u = hsim_idmap_find(&h->users, user);
+    return u < 0 ? NULL : &h->user[u];
 }
 
 static void clock_of(const hsim_history_t *h, hsim_time_t submit, double *hour, double *weekday)

@@ -14,31 +14,23 @@
  */
 #include "predictor.h"
 
+#include "../sim/idmap.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
 typedef struct user_runs {
-    int32_t user;
-    int32_t done;       /* finished jobs seen, capped at 2; 0 = empty slot */
+    int32_t done;       /* finished jobs seen, capped at 2 */
     hsim_time_t last;   /* the latest runtime */
     hsim_time_t prev;   /* the one before it */
 } user_runs_t;
 
-/* Users by id, open addressing with linear probing; at most half full. */
+/* Users numbered as their first job ends, their runs by number. */
 typedef struct last2 {
-    user_runs_t *slots;
-    size_t cap;         /* a power of two */
-    size_t n;
+    hsim_idmap_t users;
+    user_runs_t *runs;  /* [users.n], room for cap */
+    size_t cap;
 } last2_t;
-
-static size_t slot_of(const last2_t *s, int32_t user)
-{
-    uint64_t h = (uint64_t)(uint32_t)user * 0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(h >> 32) & (s->cap - 1);
-    while (s->slots[i].done && s->slots[i].user != user)
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
 
 static int last2_create(const hsim_predictor_ctx_t *ctx, void **state)
 {
@@ -46,12 +38,6 @@ static int last2_create(const hsim_predictor_ctx_t *ctx, void **state)
     last2_t *s = hsim_calloc(1, sizeof *s);
     if (!s)
         return HSIM_ENOMEM;
-    s->cap = 64;
-    s->slots = hsim_calloc(s->cap, sizeof *s->slots);
-    if (!s->slots) {
-        hsim_free(s);
-        return HSIM_ENOMEM;
-    }
     *state = s;
     return 0;
 }
@@ -59,8 +45,10 @@ static int last2_create(const hsim_predictor_ctx_t *ctx, void **state)
 static void last2_destroy(void *state)
 {
     last2_t *s = state;
-    if (s)
-        hsim_free(s->slots);
+    if (!s)
+        return;
+    hsim_idmap_free(&s->users);
+    hsim_free(s->runs);
     hsim_free(s);
 }
 
@@ -68,44 +56,31 @@ static hsim_time_t last2_predict(void *state, const hsim_job_t *job, hsim_time_t
 {
     (void)now;
     const last2_t *s = state;
-    const user_runs_t *u = &s->slots[slot_of(s, job->user)];
-    if (u->done < 2)
+    int32_t u = hsim_idmap_find(&s->users, job->user);
+    if (u < 0 || s->runs[u].done < 2)
         return job->estimate;
-    hsim_time_t mean = (u->last + u->prev) / 2;
+    hsim_time_t mean = (s->runs[u].last + s->runs[u].prev) / 2;
     mean -= mean % HSIM_SECOND; /* pyss: int((last + prev) / 2) in seconds */
     return mean < job->estimate ? mean : job->estimate;
-}
-
-/* Doubles the table.  0 or HSIM_ENOMEM (the table is unchanged then). */
-static int grow(last2_t *s)
-{
-    last2_t bigger = {.cap = s->cap * 2, .n = s->n};
-    bigger.slots = hsim_calloc(bigger.cap, sizeof *bigger.slots);
-    if (!bigger.slots)
-        return HSIM_ENOMEM;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i].done)
-            bigger.slots[slot_of(&bigger, s->slots[i].user)] = s->slots[i];
-    hsim_free(s->slots);
-    *s = bigger;
-    return 0;
 }
 
 static int last2_learn(void *state, const hsim_job_t *job, hsim_time_t ran, hsim_time_t now)
 {
     (void)now;
     last2_t *s = state;
-    if (2 * (s->n + 1) > s->cap && grow(s))
+    int32_t u;
+    size_t known = s->users.n;
+    /* room first: a user numbered has its runs */
+    if (hsim_grow(&s->runs, &s->cap, known + 1, sizeof *s->runs) ||
+        hsim_idmap_number(&s->users, job->user, &u))
         return HSIM_ENOMEM;
-    user_runs_t *u = &s->slots[slot_of(s, job->user)];
-    if (!u->done) {
-        u->user = job->user;
-        s->n++;
-    }
-    u->prev = u->last;
-    u->last = ran;
-    if (u->done < 2)
-        u->done++;
+    user_runs_t *r = &s->runs[u];
+    if ((size_t)u == known) /* a new user */
+        *r = (user_runs_t){0};
+    r->prev = r->last;
+    r->last = ran;
+    if (r->done < 2)
+        r->done++;
     return 0;
 }
 

@@ -48,6 +48,11 @@ int hsim_idmap_number(hsim_idmap_t *m, int32_t id, int32_t *num)
     return 0;
 }
 
+int32_t hsim_idmap_find(const hsim_idmap_t *m, int32_t id)
+{
+    return m->cap ? m->num[slot_of(m, id)] : -1;
+}
+
 void hsim_idmap_free(hsim_idmap_t *m)
 {
     hsim_free(m->key);

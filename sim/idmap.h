@@ -17,6 +17,8 @@ typedef struct hsim_idmap {
 /* id's number, given it when new (*num gets it).  0 or HSIM_ENOMEM.
    Amortised O(1). */
 int hsim_idmap_number(hsim_idmap_t *m, int32_t id, int32_t *num);
+/* id's number, or -1 when it has none.  O(1). */
+int32_t hsim_idmap_find(const hsim_idmap_t *m, int32_t id);
 void hsim_idmap_free(hsim_idmap_t *m);
 
 #endif

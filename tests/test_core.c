@@ -12,12 +12,15 @@
  *   and jobs made as they arrive (no workload, no runtimes told to the
  *   core), gives the event engine's schedule.
  * - The core refuses what a driver must not ask.
+ * - Users are numbered as they come (sim/idmap.h, which the predictors
+ *   use too).
  */
 #include "sched_test.h"
 
 #include "policies/registry.h"
 #include "sim/core.h"
 #include "sim/failures.h"
+#include "sim/idmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +336,31 @@ static void test_driver_errors(void)
     CU_ASSERT_EQUAL(hsim_core_destroy(core, 1, NULL), 0);
 }
 
+/* Ids numbered 0, 1, 2... as they first come, the same number again
+   after; none for an id not seen (nor in an empty map); through many
+   doublings, ids spread over the whole int32 range, negatives and 0
+   included. */
+static void test_idmap(void)
+{
+    hsim_idmap_t m = {0};
+    CU_ASSERT_EQUAL(hsim_idmap_find(&m, 7), -1);
+    enum { IDS = 5000 };
+    int bad = 0;
+    for (int32_t i = 0; i < IDS; i++) {
+        int32_t id = (int32_t)((uint32_t)i * 2654435761u - (uint32_t)(i % 2)), num = -2;
+        CU_ASSERT_EQUAL_FATAL(hsim_idmap_number(&m, id, &num), 0);
+        bad += num != i;
+        CU_ASSERT_EQUAL_FATAL(hsim_idmap_number(&m, id, &num), 0); /* again */
+        bad += num != i;
+    }
+    for (int32_t i = 0; i < IDS; i++)
+        bad += hsim_idmap_find(&m, (int32_t)((uint32_t)i * 2654435761u - (uint32_t)(i % 2))) != i;
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(m.n, IDS);
+    CU_ASSERT_EQUAL(hsim_idmap_find(&m, 3), -1); /* 3 = 0 x ... + 3: never given */
+    hsim_idmap_free(&m);
+}
+
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("core");
@@ -340,4 +368,5 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_growing_on_clusters);
     HSIM_TEST(s, test_second_driver);
     HSIM_TEST(s, test_driver_errors);
+    HSIM_TEST(s, test_idmap);
 }
