@@ -3,6 +3,7 @@
  * gbdt.h.
  */
 #include "gbdt.h"
+#include "trained.h"
 
 #include <errno.h>
 #include <math.h>
@@ -249,7 +250,7 @@ int hsim_gbdt_save(const hsim_gbdt_t *m, const char *path, hsim_err_t *e)
     FILE *f = fopen(path, "w");
     if (!f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
-    fprintf(f, "hsim-gbdt 1\nfeatures %zu\nbase %.17g\ntrees %zu\nnodes %zu\n", m->nf, m->base,
+    fprintf(f, "hsim-gbdt 2\nfeatures %zu\nbase %.17g\ntrees %zu\nnodes %zu\n", m->nf, m->base,
             m->n_trees, m->n_nodes);
     for (size_t t = 0; t < m->n_trees; t++)
         fprintf(f, "%zu%c", m->root[t], t + 1 < m->n_trees ? ' ' : '\n');
@@ -277,9 +278,13 @@ int hsim_gbdt_load(const char *path, hsim_gbdt_t **out, hsim_err_t *e)
     double base = 0;
     int line = 1, rc = 0;
     char magic[16] = "";
-    if (fscanf(f, "%15s 1 ", magic) != 1 || strcmp(magic, "hsim-gbdt"))
-        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-gbdt 1' (a model hsim train "
+    int version = 0;
+    if (fscanf(f, "%15s %d ", magic, &version) != 2 || strcmp(magic, "hsim-gbdt"))
+        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-gbdt 2' (a model hsim train "
                                        "writes with --model gbdt)", path);
+    else if (version != 2)
+        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-gbdt 2', found version %d: "
+                       HSIM_MODEL_VERSION_HINT, path, version);
     else if (line = 2, fscanf(f, "features %zu ", &nf) != 1 || nf == 0 || nf > 4096)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:2: expected 'features N', N in 1..4096", path);
     else if (line = 3, fscanf(f, "base %lf ", &base) != 1 || !isfinite(base))

@@ -6,7 +6,7 @@
  * features.h, histogram method); the model is then read out of XGBoost
  * into flat arrays and evaluated by a plain tree walk, which costs far
  * less per job than a call into XGBoost would, and is the same on every
- * machine.  A model is saved in hsim's own text format ("hsim-gbdt 1"),
+ * machine.  A model is saved in hsim's own text format ("hsim-gbdt 2"),
  * which hsim train writes and estimate.model reads.
  */
 #ifndef HSIM_GBDT_H

@@ -22,6 +22,7 @@
  * depends on addresses or on the clock.
  */
 #include "lstm_net.h"
+#include "trained.h"
 
 #include <errno.h>
 #include <gsl/gsl_blas.h>
@@ -38,7 +39,7 @@
 #define ADAM_EPSILON 1e-8
 #define CHUNK 256         /* hsim_lstm_batch_loss_grad()'s minibatch */
 #define FORMAT "hsim-lstm" /* the saved file's first word, then */
-#define FORMAT_VERSION "1"  /* its version */
+#define FORMAT_VERSION "2"  /* its version (trained.h) */
 
 /* Scratch for a forward and a backward pass over up to cap samples. */
 typedef struct work {
@@ -572,9 +573,8 @@ static int read_header(reader_t *r, hsim_lstm_t **out)
         return bad_line(r, expected);
     if (strcmp(r->buf + strlen(FORMAT) + 1, FORMAT_VERSION))
         return hsim_errf(r->e, HSIM_EINPUT,
-                         "%s:1: expected version %s of the format, found '%.60s' (saved by "
-                         "another version of hsim?)",
-                         r->path, FORMAT_VERSION, r->buf);
+                         "%s:1: expected version %s of the format, found '%.60s': "
+                         HSIM_MODEL_VERSION_HINT, r->path, FORMAT_VERSION, r->buf);
     size_t n_in, hidden, steps, count, want;
     int rc;
     if ((rc = read_size(r, "n_in", HSIM_LSTM_MAX_SIZE, &n_in)) ||

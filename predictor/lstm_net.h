@@ -146,7 +146,7 @@ int hsim_lstm_batch_loss_grad(hsim_lstm_t *m, const double *X, const double *y, 
 double *hsim_lstm_params(hsim_lstm_t *m, size_t *n);
 
 /*
- * Writes m to path as text: a header line "hsim-lstm 1", the lines
+ * Writes m to path as text: a header line "hsim-lstm 2", the lines
  * "n_in N", "hidden N", "steps N", "params N", then each parameter on its
  * own line (17 significant digits: it reads back exactly), then "end".
  * The file takes its name only when whole (hsim_publish()).  0;

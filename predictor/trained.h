@@ -27,6 +27,13 @@ typedef struct hsim_model_kind {
     int (*load)(const char *path, void **model, hsim_err_t *e);
 } hsim_model_kind_t;
 
+/* The model files' formats are at version 2 since feature 22 (the
+   baseline) changed meaning: a model of version 1 learnt corrections to
+   another baseline.  What a message about another version adds: */
+#define HSIM_MODEL_VERSION_HINT                                                                \
+    "a model another version of hsim wrote, for features that have changed since; train it " \
+    "again (hsim train)"
+
 /* The kinds, NULL-terminated; by name (NULL when unknown). */
 extern const hsim_model_kind_t *const hsim_model_kinds[];
 const hsim_model_kind_t *hsim_model_kind_find(const char *name);

@@ -28,7 +28,7 @@ for m in regression gbdt lstm; do
   check "train $m: writes its model" test -s kth.$m
 done
 if in_part train; then
-check "the gbdt model is hsim's format" test "$(head -n 1 kth.gbdt)" == "hsim-gbdt 1"
+check "the gbdt model is hsim's format" test "$(head -n 1 kth.gbdt)" == "hsim-gbdt 2"
 # the same data and seed: the same model, byte for byte
 run train --trace "$kth" --model gbdt --until 0.5 --out again.gbdt
 check "train gbdt again: the same file" cmp -s kth.gbdt again.gbdt
@@ -183,7 +183,7 @@ printf '[workload]\npath = %s\n[cluster]\nprocessors = 100\n[policy p]\nbackfill
 run bad3.ini
 check "a model of another kind: exit 2" test $rc -eq 2
 check "a model of another kind: names the INI line and the file" \
-  has_err "bad3.ini:8: [policy p] estimate.model: ./kth.lstm:1: expected 'hsim-gbdt 1'"
+  has_err "bad3.ini:8: [policy p] estimate.model: ./kth.lstm:1: expected 'hsim-gbdt 2'"
 fi
 
 test_finish

@@ -481,7 +481,7 @@ static void test_save_load_round_trip(void)
        written takes a millisecond on the shared machine) */
     size_t len;
     char *text = read_all(path, &len);
-    CU_ASSERT_TRUE(len > 1000 && strncmp(text, "hsim-lstm 1\nn_in 3\nhidden 4\n", 28) == 0);
+    CU_ASSERT_TRUE(len > 1000 && strncmp(text, "hsim-lstm 2\nn_in 3\nhidden 4\n", 28) == 0);
     snprintf(prefix, sizeof prefix, "%s:", bad);
     int cuts_refused = 1;
     for (size_t cut = 0; cut + 1 < len; cut += cut < 80 || cut + 60 > len ? 1 : 29) {
@@ -506,9 +506,9 @@ static void test_save_load_round_trip(void)
     CU_ASSERT_TRUE(refused(bad, prefix, "found 'steps 3x'"));
     write_edited(bad, text, "n_in 3", "n_in 100000");
     CU_ASSERT_TRUE(refused(bad, prefix, "from 1 to 65536"));
-    write_edited(bad, text, "hsim-lstm 1", "hsim-lstm 2");
-    CU_ASSERT_TRUE(refused(bad, prefix, "version 1"));
-    write_edited(bad, text, "hsim-lstm 1", "PNG");
+    write_edited(bad, text, "hsim-lstm 2", "hsim-lstm 3");
+    CU_ASSERT_TRUE(refused(bad, prefix, "version 2"));
+    write_edited(bad, text, "hsim-lstm 2", "PNG");
     CU_ASSERT_TRUE(refused(bad, prefix, "header"));
     write_edited(bad, text, "\nend\n", "\n1\nend\n");
     CU_ASSERT_TRUE(refused(bad, prefix, "'end' after the 133 parameters"));
@@ -528,7 +528,7 @@ static void test_save_load_round_trip(void)
     /* sizes of 64 million parameters in a file of a few: refused before
        the model (and its scratch space) is allocated
        (tests/fuzz/regress/model/lstm-80-bytes-for-15-GB.txt) */
-    write_edited(bad, "hsim-lstm 1\nn_in 3\nhidden 4000\nsteps 3\nparams 64068001\n0\nend\n",
+    write_edited(bad, "hsim-lstm 2\nn_in 3\nhidden 4000\nsteps 3\nparams 64068001\n0\nend\n",
                  "steps 3", "steps 65536");
     snprintf(prefix, sizeof prefix, "%s:6:", bad);
     CU_ASSERT_TRUE(refused(bad, prefix, "(a truncated file?)"));

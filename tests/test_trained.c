@@ -324,19 +324,19 @@ static void expect_bad_model(const char *dir, const char *text, const char *line
 static void test_gbdt_bad_files(void)
 {
     char *dir = hsim_test_tmpdir("gbdt-bad");
-    expect_bad_model(dir, "hsim-regression 1\n", "bad.gbdt:1: expected 'hsim-gbdt 1'");
-    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 0\n", "bad.gbdt:2: expected 'features N'");
-    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase nan\n", "bad.gbdt:3:");
-    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 3\n0\nS 0 1 1 2 2\nL 1\n",
+    expect_bad_model(dir, "hsim-regression 2\n", "bad.gbdt:1: expected 'hsim-gbdt 2'");
+    expect_bad_model(dir, "hsim-gbdt 2\nfeatures 0\n", "bad.gbdt:2: expected 'features N'");
+    expect_bad_model(dir, "hsim-gbdt 2\nfeatures 2\nbase nan\n", "bad.gbdt:3:");
+    expect_bad_model(dir, "hsim-gbdt 2\nfeatures 2\nbase 1\ntrees 1\nnodes 3\n0\nS 0 1 1 2 2\nL 1\n",
                      "bad.gbdt:9: expected a node"); /* cut short */
     /* a child before its parent: a loop */
-    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 3\n0\nS 0 1 1 2 2\nS 1 1 1 0 0\nL 1\n",
+    expect_bad_model(dir, "hsim-gbdt 2\nfeatures 2\nbase 1\ntrees 1\nnodes 3\n0\nS 0 1 1 2 2\nS 1 1 1 0 0\nL 1\n",
                      "bad.gbdt:8: expected a node");
-    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 2\nbase 1\ntrees 1\nnodes 1\n0\nS 5 1 0 0 0\n",
+    expect_bad_model(dir, "hsim-gbdt 2\nfeatures 2\nbase 1\ntrees 1\nnodes 1\n0\nS 5 1 0 0 0\n",
                      "bad.gbdt:7:"); /* feature 5 of 2 */
     /* 100 million nodes in 60 bytes: refused before 2.4 GB are allocated
        (tests/fuzz/regress/model/gbdt-60-bytes-for-2.4-GB.txt) */
-    expect_bad_model(dir, "hsim-gbdt 1\nfeatures 1\nbase 0\ntrees 0\nnodes 100000000\n",
+    expect_bad_model(dir, "hsim-gbdt 2\nfeatures 1\nbase 0\ntrees 0\nnodes 100000000\n",
                      "bad.gbdt:6: expected 0 tree roots and 100000000 nodes, found a file of");
     hsim_gbdt_t *m = NULL;
     hsim_err_t e = {{0}};
@@ -393,6 +393,21 @@ static void test_regression(void)
     free(y);
 }
 
+/* Model kind k refuses the file at path holding text, with a message
+   that starts "path:line: " and holds needle. */
+static void expect_kind_refuses(const hsim_model_kind_t *k, const char *path, const char *text,
+                                int line, const char *needle)
+{
+    hsim_test_write_file(path, text);
+    void *m = NULL;
+    hsim_err_t e = {{0}};
+    CU_ASSERT_EQUAL(k->load(path, &m, &e), HSIM_EINPUT);
+    CU_ASSERT_PTR_NULL(m);
+    char at[600];
+    snprintf(at, sizeof at, "%s:%d: ", path, line);
+    CU_ASSERT(hsim_test_message_ok(e.msg, at, needle, NULL, NULL));
+}
+
 /* Finite numbers that make an answer infinite are refused: a spread of
    1e-300 (tests/fuzz/regress/model/regression-tiny-spread.txt), a
    coefficient of 1e300. */
@@ -405,21 +420,14 @@ static void test_regression_bad_files(void)
     snprintf(path, sizeof path, "%s/bad.model", dir);
     static const char *const rows[] = {"0 1e-300 1", "0 1 1e300", "1e101 1 1", "0 -1 1"};
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        size_t len = (size_t)snprintf(text, sizeof text, "hsim-regression 1\ncolumns 18\n");
+        size_t len = (size_t)snprintf(text, sizeof text, "hsim-regression 2\ncolumns 18\n");
         for (int c = 0; c < 18; c++)
             len += (size_t)snprintf(text + len, sizeof text - len, "%s\n",
                                     c == 3 ? rows[r] : "0 1 0.5");
-        hsim_test_write_file(path, text);
-        void *m = NULL;
-        hsim_err_t e = {{0}};
-        CU_ASSERT_EQUAL(k->load(path, &m, &e), HSIM_EINPUT);
-        CU_ASSERT_PTR_NULL(m);
-        char at[600];
-        snprintf(at, sizeof at, "%s:6: ", path);
-        CU_ASSERT(hsim_test_message_ok(e.msg, at, "a spread of 0 or from 1e-100", NULL, NULL));
+        expect_kind_refuses(k, path, text, 6, "a spread of 0 or from 1e-100");
     }
     /* a spread of 0 (a constant column) and values at the limits load */
-    size_t len = (size_t)snprintf(text, sizeof text, "hsim-regression 1\ncolumns 18\n");
+    size_t len = (size_t)snprintf(text, sizeof text, "hsim-regression 2\ncolumns 18\n");
     for (int c = 0; c < 18; c++)
         len += (size_t)snprintf(text + len, sizeof text - len, "%s\n",
                                 c % 2 ? "1e100 0 -1e100" : "-1e100 1e-100 1e100");
@@ -432,6 +440,29 @@ static void test_regression_bad_files(void)
         x[i] = 1e9;
     CU_ASSERT(isfinite(k->eval(m, x)));
     k->free(m);
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+}
+
+/* A model file of version 1 (before feature 22 changed meaning), or of a
+   version to come, is refused at its first line, with what to do. */
+static void test_model_versions(void)
+{
+    char *dir = hsim_test_tmpdir("model-versions");
+    char path[512];
+    snprintf(path, sizeof path, "%s/old.model", dir);
+    static const struct {
+        const char *kind, *text;
+    } old[] = {{"gbdt", "hsim-gbdt 1\nfeatures 23\nbase 0\ntrees 0\nnodes 0\n"},
+               {"gbdt", "hsim-gbdt 3\n"},
+               {"regression", "hsim-regression 1\ncolumns 18\n"},
+               {"lstm", "hsim-lstm 1\nn_in 8\nhidden 16\nsteps 6\n"}};
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+        const hsim_model_kind_t *k = hsim_model_kind_find(old[i].kind);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        expect_kind_refuses(k, path, old[i].text, 1, "train it again");
+    }
     unlink(path);
     rmdir(dir);
     free(dir);
@@ -484,5 +515,6 @@ void hsim_test_register(void)
     HSIM_TEST(s, test_gbdt_bad_files);
     HSIM_TEST(s, test_regression);
     HSIM_TEST(s, test_regression_bad_files);
+    HSIM_TEST(s, test_model_versions);
     HSIM_TEST(s, test_predictors_train_as_they_go);
 }
