@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double okabe_ito[HSIM_PALETTE_SIZE][3] = {
-    {0.000, 0.447, 0.698}, /* blue */
+static const double palette[HSIM_PALETTE_SERIES][3] = {
+    {0.000, 0.447, 0.698}, /* Okabe-Ito: blue */
     {0.902, 0.624, 0.000}, /* orange */
     {0.000, 0.620, 0.451}, /* bluish green */
     {0.835, 0.369, 0.000}, /* vermillion */
@@ -35,11 +35,19 @@ static const double okabe_ito[HSIM_PALETTE_SIZE][3] = {
     {0.337, 0.706, 0.914}, /* sky blue */
     {0.000, 0.000, 0.000}, /* black */
     {0.941, 0.894, 0.259}, /* yellow: last, faint on white */
+    {0.200, 0.133, 0.533}, /* Tol's muted: indigo */
+    {0.800, 0.400, 0.467}, /* rose */
+    {0.600, 0.600, 0.200}, /* olive */
+    {0.533, 0.133, 0.333}, /* wine */
+    {0.267, 0.667, 0.600}, /* teal */
+    {0.067, 0.467, 0.200}, /* green */
+    {0.867, 0.800, 0.467}, /* sand */
+    {0.667, 0.267, 0.600}, /* purple */
 };
 
 void hsim_canvas_colour(cairo_t *cr, size_t i)
 {
-    const double *c = okabe_ito[i % HSIM_PALETTE_SIZE];
+    const double *c = palette[i % HSIM_PALETTE_SERIES];
     cairo_set_source_rgb(cr, c[0], c[1], c[2]);
 }
 

@@ -40,9 +40,12 @@ int hsim_canvas_open(hsim_canvas_t *c, const char *path, double w, double h, hsi
 int hsim_canvas_close(hsim_canvas_t *c, hsim_err_t *e);
 
 /* The palette: Okabe and Ito's eight colours, safe for the common kinds
-   of colour blindness, blue first; i wraps round.  Series i is drawn in
-   colour i. */
+   of colour blindness, blue first (HSIM_PALETTE_SIZE: what a chart that
+   keys few things, the Gantt's users, uses), then Paul Tol's muted eight,
+   so that up to 16 series (an experiment's policies) differ; i wraps
+   round after them.  Series i is drawn in colour i. */
 #define HSIM_PALETTE_SIZE 8
+#define HSIM_PALETTE_SERIES 16
 void hsim_canvas_colour(cairo_t *cr, size_t i);
 /* A neutral grey for "other" (users outside a legend, say). */
 void hsim_canvas_grey(cairo_t *cr);

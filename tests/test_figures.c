@@ -7,12 +7,36 @@
 #include "harness.h"
 
 #include "chart_check.h"
+#include "plots/canvas.h"
 #include "plots/figures.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Series colours: 16 different ones (an experiment of up to 16 policies
+   draws none twice), then round again. */
+static void test_palette(void)
+{
+    cairo_surface_t *px = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+    cairo_t *cr = cairo_create(px);
+    uint32_t seen[HSIM_PALETTE_SERIES + 1];
+    for (size_t i = 0; i <= HSIM_PALETTE_SERIES; i++) {
+        hsim_canvas_colour(cr, i);
+        cairo_paint(cr);
+        cairo_surface_flush(px);
+        seen[i] = *(const uint32_t *)cairo_image_surface_get_data(px) & 0xFFFFFFu;
+    }
+    int same = 0;
+    for (size_t i = 0; i < HSIM_PALETTE_SERIES; i++)
+        for (size_t k = 0; k < i; k++)
+            same += seen[i] == seen[k];
+    CU_ASSERT_EQUAL(same, 0);
+    CU_ASSERT_EQUAL(seen[HSIM_PALETTE_SERIES], seen[0]);
+    cairo_destroy(cr);
+    cairo_surface_destroy(px);
+}
 
 static void test_ticks(void)
 {
@@ -118,6 +142,7 @@ static void test_legend_rows(void)
 void hsim_test_register(void)
 {
     CU_pSuite s = hsim_test_suite("figures");
+    HSIM_TEST(s, test_palette);
     HSIM_TEST(s, test_ticks);
     HSIM_TEST(s, test_figures);
     HSIM_TEST(s, test_legend_rows);
