@@ -203,6 +203,16 @@ static int by_run(const run_t *a, const run_t *b)
                                 : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
+/* r into runs[0..len), sorted by runtime then seq, which has room for it. */
+static void insert_run(run_t *runs, size_t len, run_t r)
+{
+    size_t at = len;
+    while (at > 0 && by_run(&runs[at - 1], &r) > 0)
+        at--;
+    memmove(&runs[at + 1], &runs[at], (len - at) * sizeof *runs);
+    runs[at] = r;
+}
+
 /* A runtime into s's sorted runs, the oldest leaving once HSIM_TYPICAL_K
    are held, and s's typical runtime anew.  0 or HSIM_ENOMEM. */
 static int series_add(const hsim_history_t *h, series_t *s, double run_s)
@@ -223,13 +233,7 @@ static int series_add(const hsim_history_t *h, series_t *s, double run_s)
         s->runs = runs;
         s->cap = cap;
     }
-    run_t r = {.run_s = run_s, .seq = s->n++};
-    size_t at = s->len;
-    while (at > 0 && by_run(&s->runs[at - 1], &r) > 0)
-        at--;
-    memmove(&s->runs[at + 1], &s->runs[at], (s->len - at) * sizeof *s->runs);
-    s->runs[at] = r;
-    s->len++;
+    insert_run(s->runs, s->len++, (run_t){.run_s = run_s, .seq = s->n++});
     s->typical = weighted_medoid(s->runs, s->len, s->n - 1, h->weight);
     return 0;
 }
@@ -246,15 +250,8 @@ static double typical_runtime(const hsim_history_t *h, const user_hist_t *u, hsi
         return s->typical;
     run_t runs[HSIM_HISTORY_K];
     size_t n = 0;
-    for (const past_t *p; (p = recent(u, n)); n++) {
-        run_t r = {.run_s = p->run_s, .seq = -(int64_t)n}; /* the last is seq 0 */
-        size_t at = n;
-        while (at > 0 && by_run(&runs[at - 1], &r) > 0) {
-            runs[at] = runs[at - 1];
-            at--;
-        }
-        runs[at] = r;
-    }
+    for (const past_t *p; (p = recent(u, n)); n++)
+        insert_run(runs, n, (run_t){.run_s = p->run_s, .seq = -(int64_t)n}); /* the last: 0 */
     return weighted_medoid(runs, n, 0, h->weight);
 }
 

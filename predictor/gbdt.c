@@ -250,8 +250,8 @@ int hsim_gbdt_save(const hsim_gbdt_t *m, const char *path, hsim_err_t *e)
     FILE *f = fopen(path, "w");
     if (!f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
-    fprintf(f, "hsim-gbdt 2\nfeatures %zu\nbase %.17g\ntrees %zu\nnodes %zu\n", m->nf, m->base,
-            m->n_trees, m->n_nodes);
+    fprintf(f, "hsim-gbdt %d\nfeatures %zu\nbase %.17g\ntrees %zu\nnodes %zu\n",
+            HSIM_MODEL_VERSION, m->nf, m->base, m->n_trees, m->n_nodes);
     for (size_t t = 0; t < m->n_trees; t++)
         fprintf(f, "%zu%c", m->root[t], t + 1 < m->n_trees ? ' ' : '\n');
     for (size_t i = 0; i < m->n_nodes; i++) {
@@ -277,14 +277,8 @@ int hsim_gbdt_load(const char *path, hsim_gbdt_t **out, hsim_err_t *e)
     size_t nf = 0, nt = 0, nn = 0;
     double base = 0;
     int line = 1, rc = 0;
-    char magic[16] = "";
-    int version = 0;
-    if (fscanf(f, "%15s %d ", magic, &version) != 2 || strcmp(magic, "hsim-gbdt"))
-        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-gbdt 2' (a model hsim train "
-                                       "writes with --model gbdt)", path);
-    else if (version != 2)
-        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-gbdt 2', found version %d: "
-                       HSIM_MODEL_VERSION_HINT, path, version);
+    if (hsim_model_header(f, path, "hsim-gbdt", "gbdt", e))
+        rc = HSIM_EINPUT; /* e says why */
     else if (line = 2, fscanf(f, "features %zu ", &nf) != 1 || nf == 0 || nf > 4096)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:2: expected 'features N', N in 1..4096", path);
     else if (line = 3, fscanf(f, "base %lf ", &base) != 1 || !isfinite(base))
@@ -344,8 +338,6 @@ int hsim_gbdt_load(const char *path, hsim_gbdt_t **out, hsim_err_t *e)
 }
 
 /* ---- the gbdt model kind (trained.h) ---- */
-
-#include "trained.h"
 
 #ifndef HSIM_GBDT_ROBUST
 #define HSIM_GBDT_ROBUST 0.35 /* Welsch's s, in log(1 + seconds) */

@@ -39,7 +39,9 @@
 #define ADAM_EPSILON 1e-8
 #define CHUNK 256         /* hsim_lstm_batch_loss_grad()'s minibatch */
 #define FORMAT "hsim-lstm" /* the saved file's first word, then */
-#define FORMAT_VERSION "2"  /* its version (trained.h) */
+#define VERSION_TEXT_(v) #v
+#define VERSION_TEXT(v) VERSION_TEXT_(v)
+#define FORMAT_VERSION VERSION_TEXT(HSIM_MODEL_VERSION) /* its version (trained.h) */
 
 /* Scratch for a forward and a backward pass over up to cap samples. */
 typedef struct work {

@@ -151,7 +151,7 @@ static int reg_save(const void *model, const char *path, hsim_err_t *e)
     FILE *f = fopen(path, "w");
     if (!f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot write: %s", path, strerror(errno));
-    fprintf(f, "hsim-regression 2\ncolumns %zu\n", (size_t)P);
+    fprintf(f, "hsim-regression %d\ncolumns %zu\n", HSIM_MODEL_VERSION, (size_t)P);
     for (size_t k = 0; k < P; k++)
         fprintf(f, "%.17g %.17g %.17g\n", m->mean[k], m->sd[k], m->coef[k]);
     int bad = ferror(f);
@@ -167,17 +167,12 @@ static int reg_load(const char *path, void **model, hsim_err_t *e)
     if (!f)
         return hsim_errf(e, HSIM_EIO, "%s: cannot open: %s", path, strerror(errno));
     regression_t *m = hsim_calloc(1, sizeof *m);
-    char magic[32] = "";
     size_t cols = 0;
-    int rc = 0, version = 0;
+    int rc = 0;
     if (!m)
         rc = HSIM_ENOMEM;
-    else if (fscanf(f, "%31s %d ", magic, &version) != 2 || strcmp(magic, "hsim-regression"))
-        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-regression 2' (a model hsim train "
-                                       "writes with --model regression)", path);
-    else if (version != 2)
-        rc = hsim_errf(e, HSIM_EINPUT, "%s:1: expected 'hsim-regression 2', found version %d: "
-                       HSIM_MODEL_VERSION_HINT, path, version);
+    else if (hsim_model_header(f, path, "hsim-regression", "regression", e))
+        rc = HSIM_EINPUT; /* e says why */
     else if (fscanf(f, "columns %zu ", &cols) != 1 || cols != P)
         rc = hsim_errf(e, HSIM_EINPUT, "%s:2: expected 'columns %zu'", path, (size_t)P);
     for (size_t k = 0; rc == 0 && k < P; k++)

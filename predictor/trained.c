@@ -20,6 +20,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+int hsim_model_header(FILE *f, const char *path, const char *name, const char *model,
+                      hsim_err_t *e)
+{
+    char magic[32] = "";
+    int version = 0;
+    if (fscanf(f, "%31s %d ", magic, &version) != 2 || strcmp(magic, name))
+        return hsim_errf(e, HSIM_EINPUT, "%s:1: expected '%s %d' (a model hsim train writes "
+                         "with --model %s)", path, name, HSIM_MODEL_VERSION, model);
+    if (version != HSIM_MODEL_VERSION)
+        return hsim_errf(e, HSIM_EINPUT, "%s:1: expected '%s %d', found version %d: "
+                         HSIM_MODEL_VERSION_HINT, path, name, HSIM_MODEL_VERSION, version);
+    return 0;
+}
+
 typedef struct pending {
     int64_t id;                 /* job number; the slot is free when !used */
     int used;

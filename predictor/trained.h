@@ -10,6 +10,8 @@
 
 #include "features.h"
 
+#include <stdio.h>
+
 typedef struct hsim_model_kind {
     const char *name;            /* "regression", "gbdt", "lstm" */
     size_t inputs;               /* doubles per input vector */
@@ -27,12 +29,21 @@ typedef struct hsim_model_kind {
     int (*load)(const char *path, void **model, hsim_err_t *e);
 } hsim_model_kind_t;
 
-/* The model files' formats are at version 2 since feature 22 (the
-   baseline) changed meaning: a model of version 1 learnt corrections to
-   another baseline.  What a message about another version adds: */
+/* The version of every model file's format, its first line's number
+   after the format's name: 2 since feature 22 (the baseline) changed
+   meaning, so that a model of version 1, which learnt corrections to
+   another baseline, is refused.  What a message about another version
+   adds: */
+#define HSIM_MODEL_VERSION 2
 #define HSIM_MODEL_VERSION_HINT                                                                \
     "a model another version of hsim wrote, for features that have changed since; train it " \
     "again (hsim train)"
+
+/* Reads a model file's first line, "NAME HSIM_MODEL_VERSION" (path in
+   messages; model, the --model of hsim train that writes it).  0 or
+   HSIM_EINPUT. */
+int hsim_model_header(FILE *f, const char *path, const char *name, const char *model,
+                      hsim_err_t *e);
 
 /* The kinds, NULL-terminated; by name (NULL when unknown). */
 extern const hsim_model_kind_t *const hsim_model_kinds[];
